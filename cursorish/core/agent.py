@@ -1,0 +1,324 @@
+"""One agent's loop: ask the planner, run the tools it calls, repeat until finish or a budget ends.
+
+Everything is recorded in the store as it happens (messages, planner calls, tool calls), so a run
+can be shown by `cursorish log` and resumed from its transcript after a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cursorish.core.events import Event, EventSink
+from cursorish.core.profiles import Budgets
+
+if TYPE_CHECKING:
+    from cursorish.core.tools import ToolBox
+    from cursorish.planner.client import Planner, PlannerReply
+    from cursorish.store.db import Store
+
+# Final states of an agent, as stored and shown.
+DONE, GAVE_UP, FAILED, BUDGET, CANCELLED = "done", "gave_up", "failed", "budget_exhausted", "cancelled"
+MAX_TEXT_ONLY_REPLIES = 2
+
+
+@dataclass
+class AgentOutcome:
+    status: str
+    summary: str = ""
+    error: str = ""
+    steps: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    changed_paths: list[str] = field(default_factory=list)
+    budget: str = ""  # which budget ran out
+
+
+class BudgetExceeded(Exception):
+    def __init__(self, which: str, detail: str) -> None:
+        super().__init__(detail)
+        self.which = which
+        self.detail = detail
+
+
+class Agent:
+    """Runs one task in one worktree through a planner and a toolbox."""
+
+    def __init__(
+        self,
+        *,
+        agent_id: str,
+        task: str,
+        system_prompt: str,
+        planner: Planner,
+        tools: ToolBox,
+        store: Store,
+        budgets: Budgets,
+        emit: EventSink,
+        context: str = "",
+    ) -> None:
+        self.agent_id = agent_id
+        self.task = task
+        self.system_prompt = system_prompt
+        self.planner = planner
+        self.tools = tools
+        self.store = store
+        self.budgets = budgets
+        self.emit = emit
+        self.context = context
+        self.outcome = AgentOutcome(status=FAILED)
+        self._started = 0.0
+
+    # -- state -------------------------------------------------------------------------------
+
+    def _state(self, state: str, **data: Any) -> None:
+        self.store.update_agent(self.agent_id, state=state)
+        self.emit(Event("state", self.agent_id, {"state": state, **data}))
+
+    def initial_messages(self) -> list[dict[str, Any]]:
+        user = f"Task: {self.task}"
+        if self.context:
+            user += f"\n\n{self.context}"
+        return [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": user},
+        ]
+
+    def _check_budgets(self) -> None:
+        b, o = self.budgets, self.outcome
+        if b.max_steps and o.steps >= b.max_steps:
+            raise BudgetExceeded("steps", f"step budget of {b.max_steps} used up")
+        tokens = o.prompt_tokens + o.completion_tokens
+        if b.max_tokens and tokens >= b.max_tokens:
+            raise BudgetExceeded("tokens", f"token budget of {b.max_tokens} used up ({tokens})")
+        if b.max_cost_usd and o.cost_usd >= b.max_cost_usd:
+            raise BudgetExceeded(
+                "cost", f"cost budget of ${b.max_cost_usd:.2f} used up (${o.cost_usd:.4f})"
+            )
+        if b.max_wall_s and time.monotonic() - self._started >= b.max_wall_s:
+            raise BudgetExceeded("time", f"time budget of {b.max_wall_s:.0f}s used up")
+
+    def _remaining_wall(self) -> float | None:
+        if not self.budgets.max_wall_s:
+            return None
+        return max(0.01, self.budgets.max_wall_s - (time.monotonic() - self._started))
+
+    # -- loop --------------------------------------------------------------------------------
+
+    async def run(self, messages: list[dict[str, Any]] | None = None) -> AgentOutcome:
+        """Run to an end state. `messages` resumes a recorded transcript instead of starting anew."""
+        from cursorish.planner.client import PlannerError
+
+        self._started = time.monotonic()
+        resuming = bool(messages)
+        if not messages:
+            messages = self.initial_messages()
+            for message in messages:
+                self.store.add_message(self.agent_id, message)
+        else:
+            messages = _drop_dangling_tool_calls(messages)
+            self.outcome.steps = sum(1 for m in messages if m.get("role") == "assistant")
+        self.emit(Event("agent_started", self.agent_id, {"task": self.task, "resumed": resuming}))
+        try:
+            await self._loop(messages)
+        except BudgetExceeded as exc:
+            self.outcome.status, self.outcome.budget = BUDGET, exc.which
+            self.outcome.error = exc.detail
+        except PlannerError as exc:
+            self.outcome.status, self.outcome.error = FAILED, exc.message
+        except asyncio.CancelledError:
+            self.tools.ctx.cancel.set()
+            self.outcome.status, self.outcome.error = CANCELLED, "cancelled"
+            self._finish_record()
+            raise
+        self._finish_record()
+        return self.outcome
+
+    def _finish_record(self) -> None:
+        o = self.outcome
+        self.store.update_agent(
+            self.agent_id,
+            state=o.status,
+            steps=o.steps,
+            summary=o.summary,
+            error=o.error,
+            exit_reason=o.budget or o.status,
+            finished_at=time.time(),
+        )
+        self.emit(
+            Event(
+                "agent_finished",
+                self.agent_id,
+                {"status": o.status, "summary": o.summary, "error": o.error, "steps": o.steps},
+            )
+        )
+
+    async def _loop(self, messages: list[dict[str, Any]]) -> None:
+        text_only = 0
+        while True:
+            self._check_budgets()
+            self._state("planning", step=self.outcome.steps + 1)
+            reply = await self._ask(messages)
+            self.outcome.steps += 1
+            assistant = _assistant_message(reply)
+            messages.append(assistant)
+            self.store.add_message(self.agent_id, assistant)
+            if not reply.tool_calls:
+                text_only += 1
+                if text_only >= MAX_TEXT_ONLY_REPLIES:
+                    self.outcome.status = GAVE_UP
+                    self.outcome.summary = reply.content.strip()
+                    self.outcome.error = "the planner stopped calling tools without calling finish"
+                    return
+                nudge = {
+                    "role": "user",
+                    "content": "Use the tools to make the change; call finish when done.",
+                }
+                messages.append(nudge)
+                self.store.add_message(self.agent_id, nudge)
+                continue
+            text_only = 0
+            for call in assistant["tool_calls"]:
+                name = call["function"]["name"]
+                result = await self._run_tool(name, call["function"]["arguments"], call["id"])
+                tool_msg = {"role": "tool", "tool_call_id": call["id"], "content": result.text}
+                messages.append(tool_msg)
+                self.store.add_message(self.agent_id, tool_msg)
+                if result.changed_path and result.changed_path not in self.outcome.changed_paths:
+                    self.outcome.changed_paths.append(result.changed_path)
+                if result.finished:
+                    self.outcome.status = DONE if result.finish_status == "done" else GAVE_UP
+                    self.outcome.summary = result.summary
+                    return
+
+    async def _ask(self, messages: list[dict[str, Any]]) -> PlannerReply:
+        step = self.outcome.steps + 1
+
+        def on_text(delta: str) -> None:
+            self.emit(Event("planner_text", self.agent_id, {"text": delta}))
+
+        started = time.perf_counter()
+        try:
+            reply = await asyncio.wait_for(
+                self.planner.complete(messages, self.tools.schemas(), on_text=on_text),
+                timeout=self._remaining_wall(),
+            )
+        except TimeoutError:
+            raise BudgetExceeded("time", f"time budget of {self.budgets.max_wall_s:.0f}s used up")
+        except Exception as exc:
+            self.store.add_planner_call(
+                self.agent_id,
+                step=step,
+                model=getattr(getattr(self.planner, "settings", None), "model", ""),
+                request=json.dumps({"messages": len(messages)}),
+                response="",
+                elapsed_ms=round((time.perf_counter() - started) * 1000, 1),
+                error=getattr(exc, "message", str(exc)),
+            )
+            raise
+        u = reply.usage
+        self.outcome.prompt_tokens += u.prompt_tokens
+        self.outcome.completion_tokens += u.completion_tokens
+        self.outcome.cost_usd += u.cost_usd
+        self.store.add_usage(self.agent_id, u.prompt_tokens, u.completion_tokens, u.cost_usd)
+        self.store.add_planner_call(
+            self.agent_id,
+            step=step,
+            model=reply.model,
+            request=json.dumps({"messages": len(messages), "last": messages[-1]}, default=str),
+            response=json.dumps(
+                {
+                    "content": reply.content,
+                    "tool_calls": [
+                        {"id": c.id, "name": c.name, "arguments": c.arguments}
+                        for c in reply.tool_calls
+                    ],
+                    "finish_reason": reply.finish_reason,
+                }
+            ),
+            prompt_tokens=u.prompt_tokens,
+            completion_tokens=u.completion_tokens,
+            cost_usd=u.cost_usd,
+            elapsed_ms=round(reply.elapsed_s * 1000, 1),
+            retries=reply.retries,
+            error="",
+        )
+        self.emit(
+            Event(
+                "planner_reply",
+                self.agent_id,
+                {
+                    "step": step,
+                    "tool_calls": [c.name for c in reply.tool_calls],
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "cost_usd": u.cost_usd,
+                },
+            )
+        )
+        return reply
+
+    async def _run_tool(self, name: str, arguments: str, call_id: str) -> Any:
+        from cursorish.core.tools import WRITE_TOOL_STATES
+
+        self._state(WRITE_TOOL_STATES.get(name, "planning"), tool=name)
+        self.emit(Event("tool_call", self.agent_id, {"tool": name, "arguments": arguments[:500]}))
+        started = time.perf_counter()
+        result = await asyncio.to_thread(self.tools.call, name, arguments)
+        elapsed = round((time.perf_counter() - started) * 1000, 1)
+        self.store.add_tool_call(
+            self.agent_id,
+            step=self.outcome.steps,
+            call_id=call_id,
+            name=name,
+            arguments=arguments,
+            result=result.text,
+            ok=result.ok,
+            elapsed_ms=elapsed,
+        )
+        self.emit(
+            Event(
+                "tool_result",
+                self.agent_id,
+                {"tool": name, "ok": result.ok, "result": result.text[:300], "ms": elapsed},
+            )
+        )
+        return result
+
+
+def _assistant_message(reply: PlannerReply) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": call.id or f"call_{uuid.uuid4().hex[:12]}",
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in reply.tool_calls
+        ]
+    return message
+
+
+def _drop_dangling_tool_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A crash can leave an assistant tool call without its result: answer it so APIs accept it."""
+    out = list(messages)
+    answered = {m.get("tool_call_id") for m in out if m.get("role") == "tool"}
+    last = out[-1] if out else None
+    if last and last.get("role") == "assistant" and last.get("tool_calls"):
+        for call in last["tool_calls"]:
+            if call["id"] not in answered:
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": call["id"],
+                        "content": "interrupted: this call did not complete; check the file "
+                        "state and repeat it if needed",
+                    }
+                )
+    return out

@@ -1,0 +1,179 @@
+"""run_command: run a program in an agent's worktree under a policy, a timeout and an output cap.
+
+The child gets its own process group, so a timeout or a cancel kills grandchildren too.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# Prefixes a headless agent may run without asking; a repo adds its own via config.
+DEFAULT_ALLOWLIST: tuple[str, ...] = (
+    "pytest",
+    "python -m pytest",
+    "python3 -m pytest",
+    "python -m unittest",
+    "python3 -m unittest",
+    "ruff",
+    "mypy",
+    "npm test",
+    "npm run test",
+    "npm run lint",
+    "npx vitest",
+    "npx jest",
+    "go test",
+    "go vet",
+    "go build",
+    "cargo test",
+    "cargo check",
+    "cargo build",
+    "make test",
+    "make check",
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "git status",
+    "git diff",
+    "git log",
+    "git show",
+)
+SHELL_METACHARACTERS = set(";|&`$<>(){}\n")
+OUTPUT_CAP = 20_000
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    exit_code: int | None  # None: killed (timeout or cancel)
+    output: str
+    elapsed_s: float
+    timed_out: bool = False
+    cancelled: bool = False
+
+    def render(self) -> str:
+        if self.timed_out:
+            head = f"timed out after {self.elapsed_s:.1f}s; the process group was killed"
+        elif self.cancelled:
+            head = "cancelled; the process group was killed"
+        else:
+            head = f"exit code {self.exit_code} ({self.elapsed_s:.1f}s)"
+        return f"{head}\n{self.output}" if self.output else head
+
+
+class CommandRefused(Exception):
+    """The policy does not allow this command; the message says why and what is allowed."""
+
+
+def check_policy(command: str, policy: str, allowlist: tuple[str, ...]) -> list[str]:
+    """Return argv for an allowed command or raise CommandRefused."""
+    if policy == "deny":
+        raise CommandRefused("running commands is disabled by policy (command_policy = deny)")
+    if policy not in ("allowlist", "ask", "allow"):
+        raise CommandRefused(f"unknown command policy {policy!r}")
+    if policy == "allowlist":
+        if SHELL_METACHARACTERS & set(command):
+            raise CommandRefused(
+                "shell syntax (pipes, redirections, ;, &&, $) is not allowed headless; "
+                "run one plain command"
+            )
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise CommandRefused(f"cannot parse command: {exc}") from None
+        if not argv:
+            raise CommandRefused("empty command")
+        words = " ".join(argv)
+        if not any(words == p or words.startswith(p + " ") for p in allowlist):
+            allowed = ", ".join(allowlist[:12]) + ", ..."
+            raise CommandRefused(
+                f"{argv[0]!r} is not in the headless allowlist ({allowed}); "
+                "add it with command_allowlist in .cursorish/config.toml"
+            )
+        return argv
+    return ["bash", "-c", command]
+
+
+def run_in_worktree(
+    argv: list[str],
+    cwd: Path,
+    *,
+    timeout_s: float,
+    cancel: threading.Event | None = None,
+    output_cap: int = OUTPUT_CAP,
+) -> CommandResult:
+    """Run argv in cwd, killing its whole process group on timeout or cancel."""
+    start = time.monotonic()
+    env = {**os.environ, "CI": os.environ.get("CI", "1"), "PAGER": "cat", "GIT_PAGER": "cat"}
+    try:
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=env,
+        )
+    except FileNotFoundError:
+        return CommandResult(127, f"command not found: {argv[0]}", 0.0)
+    except OSError as exc:
+        return CommandResult(126, f"cannot run {argv[0]}: {exc.strerror}", 0.0)
+    chunks: list[bytes] = []
+    size = [0]
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for block in iter(lambda: proc.stdout.read1(65536), b""):  # type: ignore[union-attr]
+            if size[0] < output_cap * 4:
+                chunks.append(block)
+            size[0] += len(block)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    timed_out = cancelled = False
+    while True:
+        try:
+            proc.wait(timeout=0.05)
+            break
+        except subprocess.TimeoutExpired:
+            if time.monotonic() - start > timeout_s:
+                timed_out = True
+            elif cancel is not None and cancel.is_set():
+                cancelled = True
+            else:
+                continue
+            _kill_group(proc)
+            break
+    reader.join(timeout=2)
+    text = b"".join(chunks).decode("utf-8", "replace")
+    if len(text) > output_cap or size[0] > output_cap * 4:
+        half = output_cap // 2
+        text = f"{text[:half]}\n... [output truncated, {size[0]} bytes in all] ...\n{text[-half:]}"
+    code = None if (timed_out or cancelled) else proc.returncode
+    return CommandResult(code, text, time.monotonic() - start, timed_out, cancelled)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            # The leader is gone; grandchildren in the group may not be.
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            return
+        except subprocess.TimeoutExpired:
+            continue

@@ -1,0 +1,57 @@
+"""Containment: every path an agent names must stay inside its worktree and out of `.git`.
+
+Refused: absolute paths, `..` that climbs out, symlinks (at any level) that resolve outside the
+worktree, anything whose path has a `.git` component, NUL bytes, and empty paths.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from cursorish.errors import PathEscapeError
+
+
+def resolve_in_worktree(root: Path, name: str, *, allow_root: bool = False) -> Path:
+    """Return the real path of `name` inside `root`, or raise PathEscapeError saying why not."""
+    if not isinstance(name, str) or name.strip() == "":
+        raise PathEscapeError("empty path")
+    if "\x00" in name:
+        raise PathEscapeError(f"path contains a NUL byte: {name!r}")
+    normalized = name.replace("\\", "/")
+    if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
+        raise PathEscapeError(
+            f"absolute paths are not allowed: {name!r} (use a path relative to the repository root)"
+        )
+    if normalized.startswith("~"):
+        raise PathEscapeError(f"home-relative paths are not allowed: {name!r}")
+    parts = PurePosixPath(normalized).parts
+    if any(part == ".git" for part in parts):
+        raise PathEscapeError(f"paths inside .git are not allowed: {name!r}")
+    real_root = root.resolve()
+    candidate = real_root.joinpath(*parts) if parts else real_root
+    # resolve() follows every symlink that exists, including the final component.
+    resolved = Path(os.path.realpath(candidate))
+    if resolved != real_root and real_root not in resolved.parents:
+        what = "a symlink that points" if _has_symlink(real_root, parts) else "a path that climbs"
+        raise PathEscapeError(f"{name!r} is {what} outside the worktree")
+    if resolved == real_root and not allow_root:
+        raise PathEscapeError(f"{name!r} names the worktree itself, not a file")
+    rel_parts = resolved.relative_to(real_root).parts
+    if any(part == ".git" for part in rel_parts):
+        raise PathEscapeError(f"{name!r} resolves into .git")
+    return resolved
+
+
+def _has_symlink(root: Path, parts: tuple[str, ...]) -> bool:
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            return True
+    return False
+
+
+def relative_name(root: Path, path: Path) -> str:
+    """The POSIX-style name of `path` relative to the worktree root."""
+    return path.resolve().relative_to(root.resolve()).as_posix()

@@ -1,0 +1,427 @@
+"""The tools an agent's planner can call, with the JSON schemas it sees.
+
+Every tool runs inside one worktree; every path goes through `resolve_in_worktree`. A tool never
+raises into the agent loop: failures come back as a result text the planner can act on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cursorish.context.search import is_probably_binary
+from cursorish.core.commands import (
+    DEFAULT_ALLOWLIST,
+    CommandRefused,
+    check_policy,
+    run_in_worktree,
+)
+from cursorish.core.events import Event, EventSink, null_sink
+from cursorish.core.paths import relative_name, resolve_in_worktree
+from cursorish.errors import CursorishError
+
+MAX_READ_LINES = 2000
+MAX_EDIT_BYTES = 2_000_000
+MAX_LIST = 500
+
+
+def _fn(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {"type": "object", "properties": props, "required": required},
+        },
+    }
+
+
+_PATH = {"type": "string", "description": "path relative to the repository root"}
+
+TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
+    "read_file": _fn(
+        "read_file",
+        "Read a text file. For big files pass a 1-based inclusive line range.",
+        {
+            "path": _PATH,
+            "start_line": {"type": "integer", "minimum": 1},
+            "end_line": {"type": "integer", "minimum": 1},
+        },
+        ["path"],
+    ),
+    "list_files": _fn(
+        "list_files",
+        "List files git would track (respects .gitignore), optionally under a directory "
+        "and/or matching a glob such as '*.py'.",
+        {"directory": _PATH, "glob": {"type": "string"}},
+        [],
+    ),
+    "grep": _fn(
+        "grep",
+        "Search file contents with a regular expression; returns path:line: text.",
+        {
+            "pattern": {"type": "string"},
+            "glob": {"type": "string", "description": "only files matching this glob"},
+            "ignore_case": {"type": "boolean"},
+            "fixed_string": {"type": "boolean", "description": "treat pattern as plain text"},
+        },
+        ["pattern"],
+    ),
+    "edit_file": _fn(
+        "edit_file",
+        "Edit an existing file by sending a sketch: the changed code with a few unchanged "
+        "lines around it, unchanged regions elided with a comment like '# ... existing code "
+        "...'. SEARCH/REPLACE blocks, a unified diff or the whole file also work. If the apply "
+        "step refuses, it says why: resend with more context.",
+        {"path": _PATH, "sketch": {"type": "string"}},
+        ["path", "sketch"],
+    ),
+    "create_file": _fn(
+        "create_file",
+        "Create a new file with the given full content (fails if it exists).",
+        {"path": _PATH, "content": {"type": "string"}},
+        ["path", "content"],
+    ),
+    "delete_file": _fn("delete_file", "Delete a file.", {"path": _PATH}, ["path"]),
+    "run_command": _fn(
+        "run_command",
+        "Run a command (tests, linters) in the repository root; returns exit code and output.",
+        {"command": {"type": "string"}, "timeout_s": {"type": "number"}},
+        ["command"],
+    ),
+    "finish": _fn(
+        "finish",
+        "Call when the task is done (status 'done') or cannot be done ('gave_up').",
+        {
+            "summary": {"type": "string", "description": "what you changed and why"},
+            "status": {"type": "string", "enum": ["done", "gave_up"]},
+        },
+        ["summary"],
+    ),
+}
+ALL_TOOLS = tuple(TOOL_SCHEMAS)
+# The agent state shown while each tool runs.
+WRITE_TOOL_STATES = {
+    "edit_file": "applying",
+    "create_file": "applying",
+    "delete_file": "applying",
+    "run_command": "running_command",
+}
+
+
+@dataclass
+class ToolResult:
+    text: str
+    ok: bool = True
+    finished: bool = False
+    finish_status: str = ""
+    summary: str = ""
+    changed_path: str | None = None
+
+
+@dataclass
+class ToolContext:
+    """What the tools of one agent share: its worktree, policies and recorders."""
+
+    root: Path
+    agent_id: str
+    apply_engine: str = "auto"
+    command_policy: str = "allowlist"
+    command_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
+    command_timeout_s: float = 120.0
+    emit: EventSink = null_sink
+    record_apply: Callable[[dict[str, Any]], None] = lambda _row: None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    ask: Callable[[str], bool] | None = None  # the TUI's "may I run this?" prompt
+    list_files_fn: Callable[[Path], list[str]] | None = None
+
+
+class ToolBox:
+    """Dispatches tool calls by name; only the tools of the agent's profile are offered."""
+
+    def __init__(self, ctx: ToolContext, allowed: tuple[str, ...] = ALL_TOOLS) -> None:
+        unknown = [t for t in allowed if t not in TOOL_SCHEMAS]
+        if unknown:
+            raise CursorishError(f"unknown tool(s) in profile: {', '.join(unknown)}")
+        self.ctx = ctx
+        self.allowed = tuple(t for t in ALL_TOOLS if t in allowed)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [TOOL_SCHEMAS[name] for name in self.allowed]
+
+    def call(self, name: str, raw_arguments: str) -> ToolResult:
+        if name not in self.allowed:
+            known = ", ".join(self.allowed)
+            return ToolResult(f"error: unknown tool {name!r}; available tools: {known}", ok=False)
+        try:
+            args = json.loads(raw_arguments or "{}")
+        except json.JSONDecodeError as exc:
+            return ToolResult(
+                f"error: the arguments of {name} are not valid JSON ({exc.msg} at char "
+                f"{exc.pos}); resend the call with a JSON object",
+                ok=False,
+            )
+        if not isinstance(args, dict):
+            return ToolResult(f"error: the arguments of {name} must be a JSON object", ok=False)
+        handler: Callable[[dict[str, Any]], ToolResult] = getattr(self, f"_t_{name}")
+        try:
+            return handler(args)
+        except CursorishError as exc:
+            return ToolResult(f"error: {exc.message}", ok=False)
+        except (KeyError, TypeError) as exc:
+            return ToolResult(f"error: bad arguments for {name}: {exc}", ok=False)
+        except OSError as exc:
+            return ToolResult(f"error: {exc.strerror or exc}", ok=False)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _path(self, args: dict[str, Any], key: str = "path") -> Path:
+        value = args.get(key)
+        if not isinstance(value, str):
+            raise CursorishError(f"'{key}' must be a string path")
+        return resolve_in_worktree(self.ctx.root, value)
+
+    def _files(self) -> list[str]:
+        if self.ctx.list_files_fn is not None:
+            return self.ctx.list_files_fn(self.ctx.root)
+        from cursorish.gitops.worktrees import tracked_files
+
+        return tracked_files(self.ctx.root)
+
+    # -- tools -------------------------------------------------------------------------------
+
+    def _t_read_file(self, args: dict[str, Any]) -> ToolResult:
+        path = self._path(args)
+        name = relative_name(self.ctx.root, path)
+        if not path.is_file():
+            return ToolResult(f"error: {name} does not exist or is not a file", ok=False)
+        data = path.read_bytes()
+        if is_probably_binary(data):
+            return ToolResult(f"error: {name} is a binary file ({len(data)} bytes)", ok=False)
+        lines = data.decode("utf-8", "replace").splitlines()
+        start = int(args.get("start_line") or 1)
+        end = int(args.get("end_line") or len(lines))
+        start, end = max(1, start), min(len(lines), end)
+        cut = end - start + 1 > MAX_READ_LINES
+        if cut:
+            end = start + MAX_READ_LINES - 1
+        body = "\n".join(lines[start - 1 : end])
+        header = f"{name} (lines {start}-{end} of {len(lines)})"
+        if cut:
+            header += f"; more follows: read_file with start_line={end + 1}"
+        return ToolResult(f"{header}\n{body}")
+
+    def _t_list_files(self, args: dict[str, Any]) -> ToolResult:
+        files = self._files()
+        directory = args.get("directory")
+        if directory:
+            base = relative_name(
+                self.ctx.root, resolve_in_worktree(self.ctx.root, directory, allow_root=True)
+            )
+            if base != ".":
+                files = [f for f in files if f.startswith(base.rstrip("/") + "/")]
+        glob = args.get("glob")
+        if glob:
+            files = [f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")]
+        shown = files[:MAX_LIST]
+        more = f"\n... and {len(files) - MAX_LIST} more" if len(files) > MAX_LIST else ""
+        return ToolResult(("\n".join(shown) or "(no files)") + more)
+
+    def _t_grep(self, args: dict[str, Any]) -> ToolResult:
+        import re
+
+        from cursorish.context.search import grep
+
+        pattern = args.get("pattern")
+        if not isinstance(pattern, str) or not pattern:
+            return ToolResult("error: 'pattern' must be a non-empty string", ok=False)
+        files = self._files()
+        glob = args.get("glob")
+        if glob:
+            files = [f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")]
+        try:
+            matches, cut = grep(
+                self.ctx.root,
+                files,
+                pattern,
+                regex=not args.get("fixed_string", False),
+                ignore_case=bool(args.get("ignore_case", False)),
+            )
+        except re.error as exc:
+            return ToolResult(f"error: invalid regular expression: {exc}", ok=False)
+        lines = [f"{m.path}:{m.line}: {m.text}" for m in matches]
+        if cut:
+            lines.append("... more matches cut off; narrow the pattern or glob")
+        return ToolResult("\n".join(lines) or "no matches")
+
+    def _t_edit_file(self, args: dict[str, Any]) -> ToolResult:
+        from cursorish.apply.result import Merged
+        from cursorish.apply.router import apply_sketch
+
+        path = self._path(args)
+        name = relative_name(self.ctx.root, path)
+        sketch = args.get("sketch")
+        if not isinstance(sketch, str):
+            return ToolResult("error: 'sketch' must be a string", ok=False)
+        if not path.is_file():
+            return ToolResult(f"error: {name} does not exist; use create_file", ok=False)
+        data = path.read_bytes()
+        if is_probably_binary(data):
+            return ToolResult(f"error: {name} is binary; it cannot be edited", ok=False)
+        if len(data) > MAX_EDIT_BYTES:
+            return ToolResult(f"error: {name} is larger than {MAX_EDIT_BYTES} bytes", ok=False)
+        original = data.decode("utf-8", "surrogateescape")
+        self.ctx.emit(Event("applying", self.ctx.agent_id, {"path": name}))
+        started = time.perf_counter()
+        try:
+            outcome = apply_sketch(original, sketch, path=name, engine=self.ctx.apply_engine)
+        except CursorishError as exc:
+            outcome_text, ok = f"error: {exc.message}", False
+            self._record_apply(name, "error", "error", exc.message, sketch, started)
+            return ToolResult(outcome_text, ok=ok)
+        if not isinstance(outcome, Merged):
+            self._record_apply(
+                name, outcome.engine, "refused", outcome.reason, sketch, started, outcome
+            )
+            self.ctx.emit(
+                Event("apply_refused", self.ctx.agent_id, {"path": name, "reason": outcome.reason})
+            )
+            return ToolResult(
+                f"edit of {name} refused: {outcome.reason}\nThe file is unchanged. Resend the "
+                "edit with more unchanged lines around each change (or SEARCH/REPLACE blocks).",
+                ok=False,
+            )
+        self._record_apply(name, outcome.engine, "merged", "", sketch, started, outcome)
+        if outcome.text == original:
+            return ToolResult(f"no change: {name} already matches the sketch")
+        write_atomic(path, outcome.text.encode("utf-8", "surrogateescape"))
+        diff = _short_diff(original, outcome.text, name)
+        added = sum(1 for d in diff if d.startswith("+") and not d.startswith("+++"))
+        removed = sum(1 for d in diff if d.startswith("-") and not d.startswith("---"))
+        self.ctx.emit(
+            Event(
+                "file_changed",
+                self.ctx.agent_id,
+                {"path": name, "added": added, "removed": removed, "engine": outcome.engine},
+            )
+        )
+        shown = "\n".join(diff[:200]) + ("\n... diff cut off" if len(diff) > 200 else "")
+        return ToolResult(
+            f"applied to {name} (+{added} -{removed}, {outcome.engine}/{outcome.sketch_format}):\n"
+            f"{shown}",
+            changed_path=name,
+        )
+
+    def _record_apply(
+        self,
+        name: str,
+        engine: str,
+        outcome: str,
+        reason: str,
+        sketch: str,
+        started: float,
+        result: Any = None,
+    ) -> None:
+        self.ctx.record_apply(
+            {
+                "path": name,
+                "engine": engine,
+                "sketch_format": getattr(result, "sketch_format", ""),
+                "outcome": outcome,
+                "reason": reason,
+                "sketch": sketch,
+                "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
+            }
+        )
+
+    def _t_create_file(self, args: dict[str, Any]) -> ToolResult:
+        path = self._path(args)
+        name = relative_name(self.ctx.root, path)
+        content = args.get("content")
+        if not isinstance(content, str):
+            return ToolResult("error: 'content' must be a string", ok=False)
+        if path.exists():
+            return ToolResult(f"error: {name} already exists; use edit_file", ok=False)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # mkdir may have followed nothing odd, but re-check containment of the final location.
+        resolve_in_worktree(self.ctx.root, name)
+        write_atomic(path, content.encode("utf-8"))
+        lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
+        self.ctx.emit(
+            Event("file_changed", self.ctx.agent_id, {"path": name, "added": lines, "removed": 0})
+        )
+        return ToolResult(f"created {name} ({lines} lines)", changed_path=name)
+
+    def _t_delete_file(self, args: dict[str, Any]) -> ToolResult:
+        path = self._path(args)
+        name = relative_name(self.ctx.root, path)
+        if not path.is_file():
+            return ToolResult(f"error: {name} does not exist or is not a file", ok=False)
+        path.unlink()
+        self.ctx.emit(Event("file_changed", self.ctx.agent_id, {"path": name, "deleted": True}))
+        return ToolResult(f"deleted {name}", changed_path=name)
+
+    def _t_run_command(self, args: dict[str, Any]) -> ToolResult:
+        command = args.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return ToolResult("error: 'command' must be a non-empty string", ok=False)
+        policy = self.ctx.command_policy
+        if policy == "ask":
+            if self.ctx.ask is None or not self.ctx.ask(command):
+                return ToolResult("the user did not allow this command", ok=False)
+        try:
+            argv = check_policy(command, policy, self.ctx.command_allowlist)
+        except CommandRefused as exc:
+            return ToolResult(f"error: {exc}", ok=False)
+        timeout = float(args.get("timeout_s") or self.ctx.command_timeout_s)
+        timeout = min(max(timeout, 1.0), self.ctx.command_timeout_s)
+        self.ctx.emit(Event("running_command", self.ctx.agent_id, {"command": command}))
+        result = run_in_worktree(argv, self.ctx.root, timeout_s=timeout, cancel=self.ctx.cancel)
+        self.ctx.emit(
+            Event(
+                "command_done",
+                self.ctx.agent_id,
+                {"command": command, "exit_code": result.exit_code, "timed_out": result.timed_out},
+            )
+        )
+        return ToolResult(result.render(), ok=result.exit_code == 0)
+
+    def _t_finish(self, args: dict[str, Any]) -> ToolResult:
+        summary = str(args.get("summary") or "").strip()
+        status = str(args.get("status") or "done")
+        if status not in ("done", "gave_up"):
+            return ToolResult("error: status must be 'done' or 'gave_up'", ok=False)
+        return ToolResult("finished", finished=True, finish_status=status, summary=summary)
+
+
+def _short_diff(before: str, after: str, name: str) -> list[str]:
+    return list(
+        difflib.unified_diff(
+            before.splitlines(), after.splitlines(), f"a/{name}", f"b/{name}", n=2, lineterm=""
+        )
+    )
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory + fsync + rename: never a half-written file."""
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
