@@ -1,0 +1,73 @@
+"""Shared fixtures: an isolated cursorish home and git config for every test, and `make_repo`.
+
+Tests must not depend on (or touch) the developer's global git config or ~/.local/share.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_COMMITTER_NAME": "Test Committer",
+    "GIT_COMMITTER_EMAIL": "committer@example.com",
+}
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """CURSORISH_HOME in a tmp dir; git sees an empty global config and no system config."""
+    base = tmp_path_factory.mktemp("env")
+    home = base / "cursorish-home"
+    gitconfig = base / "gitconfig"
+    gitconfig.write_text("")
+    monkeypatch.setenv("CURSORISH_HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for key, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"):
+        monkeypatch.delenv(key, raising=False)
+    return home
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git in `cwd` for test setup; fails the test on a non-zero exit."""
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"git {' '.join(args)} failed: {done.stderr}"
+    return done.stdout
+
+
+def create_repo(root: Path, files: dict[str, str], *, commit: bool = True) -> Path:
+    """A git repo at `root` (branch main) holding `files`, committed once unless commit=False."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    if commit:
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "--allow-empty", "-m", "initial")
+    return root
+
+
+@pytest.fixture
+def make_repo() -> Callable[..., Path]:
+    """`make_repo(tmp_path, files, *, name="repo", commit=True) -> Path`.
+
+    Creates the repo at `tmp_path / name` (so tmp_path stays free for other files) and
+    returns its root.
+    """
+
+    def factory(
+        base: Path, files: dict[str, str], *, name: str = "repo", commit: bool = True
+    ) -> Path:
+        return create_repo(base / name, files, commit=commit)
+
+    return factory
