@@ -220,8 +220,14 @@ class Store:
     def _decode(table: str, row: sqlite3.Row) -> dict[str, Any]:
         out = dict(row)
         for col in _JSON_COLUMNS.get(table, ()):
-            if out.get(col) is not None:
-                out[col] = json.loads(out[col])
+            value = out.get(col)
+            if isinstance(value, str) and value:
+                # Callers may pass JSON they serialized themselves, or plain text: decode
+                # what is JSON and leave the rest as the string it was.
+                try:
+                    out[col] = json.loads(value)
+                except ValueError:
+                    pass
         return out
 
     def _rows(self, table: str, agent_id: str) -> list[dict[str, Any]]:

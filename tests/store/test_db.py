@@ -377,3 +377,14 @@ def test_closed_store_refuses_use(tmp_path: Path) -> None:
     s.close()
     with pytest.raises(RuntimeError, match="closed"):
         s.agents()
+
+
+def test_json_columns_accept_preserialized_and_plain_text(store: Store) -> None:
+    agent_id = _new_agent(store)
+    store.add_planner_call(agent_id, step=1, request='{"messages": 2}', response="", error="boom")
+    store.add_planner_call(agent_id, step=2, request="not json", response=None)
+    calls = store.planner_calls(agent_id)
+    assert calls[0]["request"] == {"messages": 2}
+    assert calls[0]["response"] == ""
+    assert calls[1]["request"] == "not json"
+    assert calls[1]["response"] is None
