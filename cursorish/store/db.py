@@ -20,7 +20,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Self
 
@@ -224,10 +224,8 @@ class Store:
             if isinstance(value, str) and value:
                 # Callers may pass JSON they serialized themselves, or plain text: decode
                 # what is JSON and leave the rest as the string it was.
-                try:
+                with suppress(ValueError):
                     out[col] = json.loads(value)
-                except ValueError:
-                    pass
         return out
 
     def _rows(self, table: str, agent_id: str) -> list[dict[str, Any]]:
