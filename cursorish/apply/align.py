@@ -1,0 +1,144 @@
+"""Placing one run of sketch lines (a chunk) in the original: candidate placements from seeds.
+
+A seed is a sketch line whose text (whitespace collapsed) occurs in the original. A placement is
+a chain of seeds increasing in both sketch and original order; lines the chain skips in the
+original are deletions and cost a penalty, so chains prefer compact, in-order matches. Lines are
+indexed by content in a dict, so the cost is about linear in the number of matching lines.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+from dataclasses import dataclass, field
+
+from cursorish.apply.lines import indent_width, weight
+
+MAX_OCCURRENCES = 40  # a line found more often than this is too common to seed a placement
+MAX_GAP = 60  # at most this many original lines may be deleted between two matched lines
+DELETE_COST = 0.35  # score lost per original line a placement deletes
+INDENT_SHIFT_COST = 0.3  # score lost where the sketch's indentation relative to the file changes
+MAX_CANDIDATES = 8
+
+
+@dataclass
+class Placement:
+    """Where a chunk lands: matched (chunk line, original line) pairs, and its score."""
+
+    pairs: list[tuple[int, int]]
+    score: float
+    a: int  # first original line the chunk replaces
+    b: int  # one past the last original line the chunk replaces
+    deltas: list[int] = field(default_factory=list)  # sketch indent - original indent per pair
+
+    @property
+    def floating(self) -> bool:
+        return not self.pairs
+
+    @property
+    def delta(self) -> int:
+        """The most common indentation shift of the sketch relative to the file."""
+        if not self.deltas:
+            return 0
+        return max(set(self.deltas), key=self.deltas.count)
+
+
+class Index:
+    """Original lines by key, for constant-time lookup of where a sketch line occurs."""
+
+    def __init__(self, keys: list[str], lines: list[str]) -> None:
+        self.keys = keys
+        self.lines = lines
+        self.positions: dict[str, list[int]] = {}
+        for j, k in enumerate(keys):
+            if k:
+                self.positions.setdefault(k, []).append(j)
+        self.indents = [indent_width(line) for line in lines]
+        self.blank = [not k for k in keys]
+
+    def count(self, k: str) -> int:
+        return len(self.positions.get(k, ()))
+
+
+def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> list[Placement]:
+    """The best distinct placements of a chunk, best first (empty when nothing matches)."""
+    seeds: list[tuple[int, int, float, int]] = []  # (j, k, weight, indent delta)
+    for k, kk in enumerate(chunk_keys):
+        if not kk:
+            continue
+        found = index.positions.get(kk)
+        if not found or len(found) > MAX_OCCURRENCES:
+            continue
+        w = weight(kk)
+        sk_indent = indent_width(chunk_lines[k])
+        for j in found:
+            seeds.append((j, k, w, sk_indent - index.indents[j]))
+    if not seeds:
+        return []
+    seeds.sort()
+    m = len(chunk_keys)
+    js = [s[0] for s in seeds]
+    best = [0.0] * len(seeds)
+    prev = [-1] * len(seeds)
+    for t, (jt, kt, wt, dt) in enumerate(seeds):
+        top = 0.0
+        arg = -1
+        lo = bisect.bisect_left(js, jt - m - MAX_GAP)
+        for s in range(lo, t):
+            js_, ks, _ws, ds = seeds[s]
+            if ks >= kt or js_ >= jt:
+                continue
+            excess = (jt - js_ - 1) - (kt - ks - 1)
+            if excess > MAX_GAP:
+                continue
+            value = best[s] - DELETE_COST * max(0, excess)
+            if ds != dt:
+                value -= INDENT_SHIFT_COST
+            if value > top:
+                top = value
+                arg = s
+        best[t] = wt + top
+        prev[t] = arg
+    dominated = [False] * len(seeds)
+    for u, p in enumerate(prev):
+        if p >= 0 and best[u] >= best[p]:
+            dominated[p] = True
+    ends = sorted((t for t in range(len(seeds)) if not dominated[t]), key=lambda t: -best[t])
+    out: list[Placement] = []
+    seen: set[tuple[int, int]] = set()
+    for t in ends:
+        chain: list[int] = []
+        cur = t
+        while cur >= 0:
+            chain.append(cur)
+            cur = prev[cur]
+        chain.reverse()
+        pairs = [(seeds[c][1], seeds[c][0]) for c in chain]
+        span = (pairs[0][1], pairs[-1][1])
+        if span in seen:
+            continue
+        seen.add(span)
+        out.append(
+            Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, [seeds[c][3] for c in chain])
+        )
+        if len(out) >= MAX_CANDIDATES:
+            break
+    return out
+
+
+def fill(placement: Placement, chunk_keys: list[str], index: Index) -> list[tuple[int, int]]:
+    """All matched pairs of a placement: the seed chain plus equal lines found between seeds."""
+    pairs = placement.pairs
+    if not pairs:
+        return []
+    full: list[tuple[int, int]] = [pairs[0]]
+    for (k1, j1), (k2, j2) in zip(pairs, pairs[1:], strict=False):
+        if k2 - k1 > 1 and j2 - j1 > 1:
+            left = chunk_keys[k1 + 1 : k2]
+            right = index.keys[j1 + 1 : j2]
+            matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
+            for block in matcher.get_matching_blocks():
+                for x in range(block.size):
+                    full.append((k1 + 1 + block.a + x, j1 + 1 + block.b + x))
+        full.append((k2, j2))
+    return full

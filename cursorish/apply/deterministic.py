@@ -1,0 +1,60 @@
+"""The deterministic apply engine: merge a planner's sketch into the original file, or refuse.
+
+`merge` never raises: every failure, including a bug, comes back as `Refused` with a reason, so
+the router can hand the sketch to the model engine instead.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.languages import Language, detect_language
+from cursorish.apply.lazy import RefusedMerge, merge_lazy
+from cursorish.apply.lines import SourceFile
+from cursorish.apply.plain import merge_plain
+from cursorish.apply.result import ApplyOutcome, Merged, Refused
+from cursorish.apply.search_replace import merge_search_replace
+from cursorish.apply.sketch import detect_format, strip_fences
+from cursorish.apply.syntax import new_errors
+from cursorish.apply.textio import sketch_lines
+
+ENGINE = "deterministic"
+
+
+def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
+    """Merge `sketch` into `original` (text of the file at `path`); refuse when unsure."""
+    fmt = "unknown"
+    try:
+        if "\x00" in original:
+            return Refused("the original file is binary (it contains NUL bytes)", ENGINE, fmt)
+        lang = detect_language(path)
+        lines = strip_fences(sketch_lines(sketch))
+        fmt = detect_format(lines, lang)
+        if fmt == "empty":
+            return Refused("the sketch is empty", ENGINE, fmt)
+        source = SourceFile.from_text(original)
+        text, fmt = _dispatch(fmt, source, original, lines, lang)
+        problem = new_errors(original, text, lang.name) if lang.has_grammar else None
+        if problem:
+            return Refused(problem, ENGINE, fmt)
+        return Merged(text, ENGINE, fmt)
+    except RefusedMerge as refusal:
+        return Refused(str(refusal), ENGINE, fmt)
+    except Exception as error:  # a bug must never reach the user's file
+        return Refused(f"internal error in the deterministic merge: {error!r}", ENGINE, fmt)
+
+
+def _dispatch(
+    fmt: str, source: SourceFile, original: str, lines: list[str], lang: Language
+) -> tuple[str, str]:
+    if fmt == "search_replace":
+        return merge_search_replace(source, lines), fmt
+    if fmt == "udiff":
+        from cursorish.apply.udiff import merge_udiff
+
+        return merge_udiff(source, lines), fmt
+    if fmt == "lazy":
+        result = merge_lazy(source, lines, lang)
+        from cursorish.apply.guard import check_deletions
+
+        check_deletions(source, original, lines, result.deleted, lang)
+        return source.render(result.pieces), fmt
+    return merge_plain(source, original, lines, lang)

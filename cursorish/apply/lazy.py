@@ -1,0 +1,332 @@
+"""Merging a lazy sketch: kept code plus "existing code" markers that stand for original lines.
+
+The sketch is split at its markers into chunks. Each chunk gets candidate placements in the
+original (see `align`); a dynamic programme over the chunks picks the best sequence that keeps
+them in order and respects each marker's indentation (a marker indented into a block stands for
+lines of that block only). When a different sequence scores about as well and gives a different
+file, the merge is refused: the sketch does not say where it goes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cursorish.apply.align import DELETE_COST, Index, Placement, candidates, fill
+from cursorish.apply.languages import Language
+from cursorish.apply.lines import (
+    SourceFile,
+    convert_indent,
+    indent_style,
+    indent_width,
+    key,
+    leading,
+    reindent,
+)
+from cursorish.apply.markers import is_marker
+
+TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
+_EDGE_SIMILARITY = 0.6
+
+
+class RefusedMerge(Exception):
+    """The sketch cannot be placed safely; the message says why."""
+
+
+@dataclass
+class Chunk:
+    """A run of sketch lines between markers."""
+
+    lines: list[str]
+    first: int  # 0-based sketch line number of lines[0]
+    marker_indent: int | None  # indentation of the marker before it (None: none)
+
+    @property
+    def keys(self) -> list[str]:
+        return [key(line) for line in self.lines]
+
+    def where(self) -> str:
+        return f"sketch lines {self.first + 1}-{self.first + len(self.lines)}"
+
+
+@dataclass
+class LazySketch:
+    chunks: list[Chunk]
+    leading_marker: bool
+    trailing_marker: bool
+    trailing_indent: int
+
+
+@dataclass
+class Merge:
+    """The merged lines and which original lines the merge deleted."""
+
+    pieces: list[tuple[str, str | None]]
+    deleted: list[int]
+
+
+def has_markers(lines: list[str], lang: Language) -> bool:
+    return any(is_marker(line, lang) for line in lines)
+
+
+def split_sketch(lines: list[str], lang: Language) -> LazySketch:
+    """Chunks and markers of a sketch; runs of blank lines alone between markers are dropped."""
+    chunks: list[Chunk] = []
+    current: list[str] = []
+    start = 0
+    marker_indent: int | None = None
+    leading_marker = False
+    trailing_marker = False
+    trailing_indent = 0
+    seen_content = False
+    for number, line in enumerate(lines):
+        if is_marker(line, lang):
+            if any(x.strip() for x in current):
+                chunks.append(Chunk(current, start, marker_indent))
+            elif not seen_content:
+                leading_marker = True
+            seen_content = True
+            current = []
+            marker_indent = indent_width(line)
+            trailing_marker = True
+            trailing_indent = marker_indent
+            continue
+        if not current:
+            start = number
+        current.append(line)
+        if line.strip():
+            seen_content = True
+            trailing_marker = False
+    if any(x.strip() for x in current):
+        chunks.append(Chunk(current, start, marker_indent))
+    elif chunks and current:
+        pass
+    if chunks and chunks[0].marker_indent is None:
+        leading_marker = False
+    return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent)
+
+
+class _Gaps:
+    """Counts of non-blank original lines shallower than a column, as prefix sums per column."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.cache: dict[int, list[int]] = {}
+        nonblank = [0]
+        for blank in index.blank:
+            nonblank.append(nonblank[-1] + (0 if blank else 1))
+        self.nonblank = nonblank
+
+    def shallower(self, column: int, start: int, end: int) -> int:
+        if column <= 0 or end <= start:
+            return 0
+        prefix = self.cache.get(column)
+        if prefix is None:
+            prefix = [0]
+            for blank, width in zip(self.index.blank, self.index.indents, strict=True):
+                prefix.append(prefix[-1] + (1 if not blank and width < column else 0))
+            self.cache[column] = prefix
+        return prefix[end] - prefix[start]
+
+    def content(self, start: int, end: int) -> int:
+        if end <= start:
+            return 0
+        return self.nonblank[end] - self.nonblank[start]
+
+
+def _choose(
+    sketch: LazySketch, options: list[list[Placement]], index: Index, gaps: _Gaps
+) -> list[list[Placement]]:
+    """The best few placement sequences (best first) by dynamic programming over the chunks."""
+    n = len(index.keys)
+    keep = 3
+    # table[i][c] = list of (score, previous candidate, previous rank)
+    table: list[list[list[tuple[float, int, int]]]] = []
+    for i, (chunk, cands) in enumerate(zip(sketch.chunks, options, strict=True)):
+        row: list[list[tuple[float, int, int]]] = []
+        for q in cands:
+            entries: list[tuple[float, int, int]] = []
+            if i == 0:
+                start = 0.0
+                if not sketch.leading_marker:
+                    start = -DELETE_COST * gaps.content(0, q.a)
+                entries.append((q.score + start, -1, -1))
+            else:
+                column = None
+                if chunk.marker_indent is not None and chunk.marker_indent > 0:
+                    column = chunk.marker_indent - q.delta
+                for c, p in enumerate(options[i - 1]):
+                    if p.b > q.a:
+                        continue
+                    if column is not None and gaps.shallower(column, p.b, q.a):
+                        continue
+                    for rank, (score, _pc, _pr) in enumerate(table[i - 1][c]):
+                        entries.append((score + q.score, c, rank))
+            entries.sort(key=lambda e: -e[0])
+            row.append(entries[:keep])
+        table.append(row)
+    finals: list[tuple[float, int, int]] = []
+    last = len(options) - 1
+    for c, q in enumerate(options[last]):
+        end = 0.0
+        if not sketch.trailing_marker:
+            end = -DELETE_COST * gaps.content(q.b, n)
+        for rank, (score, _pc, _pr) in enumerate(table[last][c]):
+            finals.append((score + end, c, rank))
+    finals.sort(key=lambda e: -e[0])
+    paths: list[list[Placement]] = []
+    for score, c, rank in finals[:keep]:
+        path: list[Placement] = []
+        i, cc, rr = last, c, rank
+        while i >= 0:
+            path.append(options[i][cc])
+            _s, pc, pr = table[i][cc][rr]
+            i, cc, rr = i - 1, pc, pr
+        path.reverse()
+        path[0] = Placement(path[0].pairs, score, path[0].a, path[0].b, path[0].deltas)
+        paths.append(path)
+    return paths
+
+
+def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
+    """Where a chunk that matches nothing can go: only at the very start or end of the file."""
+    chunk = sketch.chunks[i]
+    last = len(sketch.chunks) - 1
+    if i == 0 and not sketch.leading_marker:
+        return Placement([], 0.0, 0, 0)
+    if i == last and not sketch.trailing_marker:
+        return Placement([], 0.0, n, n)
+    raise RefusedMerge(
+        f"{chunk.where()} match no line of the original and sit between markers, "
+        "so there is no telling where they go"
+    )
+
+
+def _similar(a: str, b: str) -> bool:
+    import difflib
+
+    if leading(a) != leading(b):
+        return False
+    ratio = difflib.SequenceMatcher(None, a.strip(), b.strip(), autojunk=False).ratio()
+    return ratio >= _EDGE_SIMILARITY
+
+
+def _assemble(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    index: Index,
+) -> Merge:
+    n = len(source.lines)
+    tabs, unit = indent_style(source.lines)
+    sketch_tabs, sketch_unit = indent_style([line for c in sketch.chunks for line in c.lines])
+    pieces: list[tuple[str, str | None]] = []
+    deleted: list[int] = []
+    cursor = 0
+    spans: list[tuple[int, int, dict[int, int]]] = []
+    for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
+        keys = chunk.keys
+        pairs = fill(place, keys, index)
+        matched = dict(pairs)
+        lower = spans[-1][1] if spans else 0
+        upper = path[i + 1].a if i + 1 < len(path) else n
+        a, b = place.a, place.b
+        if pairs:
+            k0 = pairs[0][0]
+            while k0 > 0 and a > lower and keys[k0 - 1] == index.keys[a - 1]:
+                k0 -= 1
+                a -= 1
+                matched[k0] = a
+            k1 = pairs[-1][0]
+            while k1 + 1 < len(keys) and b < upper and keys[k1 + 1] == index.keys[b]:
+                k1 += 1
+                matched[k1] = b
+                b += 1
+            # A changed first (last) line of context replaces its original, not adds to it.
+            while k0 > 0 and a > lower and _similar(chunk.lines[k0 - 1], source.lines[a - 1]):
+                k0 -= 1
+                a -= 1
+            while k1 + 1 < len(keys) and b < upper and _similar(chunk.lines[k1 + 1], source.lines[b]):
+                k1 += 1
+                b += 1
+        if i == 0 and not sketch.leading_marker:
+            a = 0
+        if i == len(path) - 1 and not sketch.trailing_marker:
+            b = n
+        if a < lower:
+            raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
+        spans.append((a, b, matched))
+    for i, (chunk, (a, b, matched)) in enumerate(zip(sketch.chunks, spans, strict=True)):
+        pieces.extend(source.original_piece(j) for j in range(cursor, a))
+        delta = path[i].delta
+        used = set(matched.values())
+        deleted.extend(j for j in range(a, b) if j not in used)
+        for k, line in enumerate(chunk.lines):
+            j = matched.get(k)
+            if j is not None and indent_width(line) - delta == indent_width(source.lines[j]):
+                pieces.append(source.original_piece(j))
+            else:
+                pieces.append((_as_file(line, tabs, unit, sketch_tabs, sketch_unit, delta), None))
+        cursor = b
+    pieces.extend(source.original_piece(j) for j in range(cursor, n))
+    return Merge(pieces, deleted)
+
+
+def _as_file(line: str, tabs: bool, unit: int, sketch_tabs: bool, sketch_unit: int, delta: int) -> str:
+    """A sketch line in the file's indentation style and at the file's depth."""
+    if tabs != sketch_tabs and leading(line):
+        line = convert_indent(line, to_tabs=tabs, unit=unit if not tabs else sketch_unit)
+    if delta:
+        line = reindent(line, -delta, tabs=tabs, unit=unit)
+    return line
+
+
+def merge_lazy(source: SourceFile, lines: list[str], lang: Language) -> Merge:
+    """Merge a lazy sketch's lines into the original; raises `RefusedMerge` when unsure."""
+    sketch = split_sketch(lines, lang)
+    if not sketch.chunks:
+        raise RefusedMerge("the sketch has only markers and no code")
+    return merge_lazy_sketch(source, sketch, lang)
+
+
+def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) -> Merge:
+    """Merge an already split sketch (chunks and markers) into the original."""
+    index = Index([key(line) for line in source.lines], source.lines)
+    gaps = _Gaps(index)
+    n = len(source.lines)
+    options: list[list[Placement]] = []
+    for i, chunk in enumerate(sketch.chunks):
+        cands = candidates(chunk.keys, chunk.lines, index)
+        options.append(cands or [_floating(sketch, i, n)])
+    if all(p.floating for opts in options for p in opts):
+        raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")
+    paths = _choose(sketch, options, index, gaps)
+    if not paths:
+        raise RefusedMerge(_order_reason(sketch, options))
+    merged = _assemble(source, sketch, paths[0], index)
+    for other in paths[1:]:
+        if paths[0][0].score - other[0].score >= TIE_MARGIN:
+            break
+        alt = _assemble(source, sketch, other, index)
+        if alt.pieces != merged.pieces:
+            raise RefusedMerge(_tie_reason(sketch, paths[0], other))
+    return merged
+
+
+def _order_reason(sketch: LazySketch, options: list[list[Placement]]) -> str:
+    for i in range(1, len(options)):
+        if not any(p.b <= q.a for p in options[i - 1] for q in options[i]):
+            return (
+                f"{sketch.chunks[i].where()} only match original lines before those of "
+                f"{sketch.chunks[i - 1].where()}: the sketch is out of order"
+            )
+    return "no placement of the sketch keeps its chunks in order inside the blocks its markers name"
+
+
+def _tie_reason(sketch: LazySketch, best: list[Placement], other: list[Placement]) -> str:
+    for chunk, p, q in zip(sketch.chunks, best, other, strict=True):
+        if (p.a, p.b) != (q.a, q.b):
+            return (
+                f"{chunk.where()} match the original equally well at lines "
+                f"{p.a + 1}-{p.b} and {q.a + 1}-{q.b}"
+            )
+    return "two placements of the sketch fit equally well"

@@ -1,0 +1,120 @@
+"""Line-level helpers shared by the merge engines: match keys, indentation, weights, file text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cursorish.apply.textio import newline_of, split_lines
+
+_ALNUM = re.compile(r"[A-Za-z0-9_]")
+
+
+def key(line: str) -> str:
+    """What two lines must share to count as "the same line": text with whitespace collapsed."""
+    return " ".join(line.split())
+
+
+def indent_width(line: str, tab: int = 4) -> int:
+    """Width of the leading whitespace, a tab counting `tab` columns."""
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += tab
+        else:
+            break
+    return width
+
+
+def leading(line: str) -> str:
+    """The leading whitespace of `line`."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def weight(k: str) -> float:
+    """How much evidence a matched line with key `k` is: punctuation and short lines count less."""
+    if not k:
+        return 0.0
+    alnum = len(_ALNUM.findall(k))
+    if alnum == 0:
+        return 0.2
+    if alnum < 4:
+        return 0.5
+    return 1.0
+
+
+@dataclass
+class SourceFile:
+    """The original file as lines, with what is needed to write merged lines back the same way."""
+
+    lines: list[str]
+    endings: list[str]
+    newline: str
+    final_newline: bool
+
+    @classmethod
+    def from_text(cls, text: str) -> SourceFile:
+        lines, endings = split_lines(text)
+        final = bool(endings) and endings[-1] != ""
+        return cls(lines, endings, newline_of(text), final)
+
+    def render(self, pieces: list[tuple[str, str | None]]) -> str:
+        """Join (line, ending-or-None) pairs; None means the file's own newline."""
+        if not pieces:
+            return ""
+        out: list[str] = []
+        last = len(pieces) - 1
+        for index, (line, ending) in enumerate(pieces):
+            end = self.newline if not ending else ending
+            if index == last:
+                end = end if self.final_newline or not self.lines else ""
+            out.append(line + end)
+        return "".join(out)
+
+    def original_piece(self, j: int) -> tuple[str, str | None]:
+        return self.lines[j], self.endings[j] or None
+
+
+def indent_style(lines: list[str]) -> tuple[bool, int]:
+    """(uses tabs, indent unit in spaces) for a list of lines."""
+    tabs = spaces = 0
+    widths: dict[int, int] = {}
+    for line in lines:
+        if line.startswith("\t"):
+            tabs += 1
+        elif line.startswith(" ") and line.strip():
+            spaces += 1
+            width = indent_width(line)
+            widths[width] = widths.get(width, 0) + 1
+    unit = 4
+    if widths:
+        smallest = min(widths)
+        if smallest in (2, 4, 8):
+            unit = smallest
+        elif smallest == 3:
+            unit = 3
+    return tabs > spaces, unit
+
+
+def convert_indent(line: str, *, to_tabs: bool, unit: int) -> str:
+    """Re-express `line`'s leading whitespace in tabs (or spaces of `unit`)."""
+    lead = leading(line)
+    if not lead:
+        return line
+    width = indent_width(lead, unit)
+    if to_tabs:
+        return "\t" * (width // unit) + " " * (width % unit) + line[len(lead) :]
+    return " " * width + line[len(lead) :]
+
+
+def reindent(line: str, delta: int, *, tabs: bool, unit: int) -> str:
+    """Shift `line` right by `delta` columns (left when negative), in the file's style."""
+    if not line.strip() or delta == 0:
+        return line
+    lead = leading(line)
+    width = max(0, indent_width(lead, unit) + delta)
+    if tabs:
+        return "\t" * (width // unit) + " " * (width % unit) + line[len(lead) :]
+    return " " * width + line[len(lead) :]

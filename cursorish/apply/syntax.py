@@ -1,0 +1,49 @@
+"""Tree-sitter syntax checks: does a merge introduce parse errors the original did not have?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cursorish.apply.languages import get_parser
+
+_MAX_REPORTED = 3
+
+
+def parse(text: str, lang: str) -> Any:
+    """The tree-sitter tree of `text`, or None when there is no grammar for `lang`."""
+    parser = get_parser(lang) if lang != "text" else None
+    if parser is None:
+        return None
+    return parser.parse(text.encode("utf-8", "surrogateescape"))
+
+
+def error_lines(tree: Any) -> list[int]:
+    """0-based start lines of ERROR and MISSING nodes, outermost only."""
+    found: list[int] = []
+    if tree is None or not tree.root_node.has_error:
+        return found
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            found.append(node.start_point[0])
+            continue
+        if node.has_error:
+            stack.extend(node.children)
+    return sorted(found)
+
+
+def new_errors(original: str, merged: str, lang: str) -> str | None:
+    """A reason when `merged` parses with more errors than `original`, else None."""
+    after = parse(merged, lang)
+    if after is None or not after.root_node.has_error:
+        return None
+    before = error_lines(parse(original, lang))
+    lines = error_lines(after)
+    if len(lines) <= len(before):
+        return None
+    shown = ", ".join(str(line + 1) for line in lines[:_MAX_REPORTED])
+    return (
+        f"the merged file has {len(lines)} syntax error(s) (the original has {len(before)}), "
+        f"near line(s) {shown}"
+    )
