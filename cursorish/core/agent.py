@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
+from cursorish.store.db import now
 
 if TYPE_CHECKING:
     from cursorish.core.tools import ToolBox
@@ -148,7 +149,7 @@ class Agent:
             summary=o.summary,
             error=o.error,
             exit_reason=o.budget or o.status,
-            finished_at=time.time(),
+            finished_at=now(),
         )
         self.emit(
             Event(

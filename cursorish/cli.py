@@ -1,0 +1,211 @@
+"""Command-line parsing only: every subcommand is dispatched to a handler in the package.
+
+Handlers are imported lazily so that `cursorish --version` and `--help` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+from cursorish import __version__
+from cursorish.errors import CursorishError, ExitCode
+
+ENGINES = ("auto", "deterministic", "model")
+
+# subcommand -> (module, function); the function takes the parsed Namespace, returns an exit code.
+HANDLERS: dict[str, tuple[str, str]] = {
+    "task": ("cursorish.commands", "cmd_task"),
+    "demo": ("cursorish.demo", "cmd_demo"),
+    "config": ("cursorish.commands", "cmd_config"),
+    "log": ("cursorish.commands", "cmd_log"),
+    "apply": ("cursorish.apply.commands", "cmd_apply"),
+    "eval apply": ("cursorish.apply.commands", "cmd_eval_apply"),
+    "bench apply": ("cursorish.apply.commands", "cmd_bench_apply"),
+    "bench spec": ("cursorish.apply.model.bench", "cmd_bench_spec"),
+    "bench agents": ("cursorish.core.bench_agents", "cmd_bench_agents"),
+    "agents": ("cursorish.commands", "cmd_agents"),
+    "gc": ("cursorish.commands", "cmd_gc"),
+}
+SUBCOMMANDS = ("demo", "config", "log", "apply", "eval", "bench", "agents", "gc")
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("models and budgets (override config files and environment)")
+    g.add_argument("--planner", metavar="MODEL", help="litellm model, e.g. openai/gpt-5")
+    g.add_argument("--api-base", metavar="URL", help="OpenAI-compatible endpoint for the planner")
+    g.add_argument("--apply-model", metavar="PATH", help="GGUF apply model for the model engine")
+    g.add_argument("--engine", choices=ENGINES, dest="apply_engine", help="apply engine")
+    g.add_argument("--profile", metavar="NAME", help="agent profile (agents/NAME.toml)")
+    g.add_argument("--max-steps", type=int, metavar="N", help="planner steps per agent")
+    g.add_argument("--max-tokens", type=int, metavar="N", help="tokens per agent")
+    g.add_argument("--max-cost", type=float, metavar="USD", dest="max_cost_usd")
+    g.add_argument("--max-time", type=float, metavar="SECONDS", dest="max_wall_s")
+    g.add_argument("--concurrency", type=int, metavar="N", help="agents at once (default 8)")
+    g.add_argument(
+        "--commands",
+        choices=("allowlist", "deny", "allow"),
+        dest="command_policy",
+        help="run_command policy headless (default allowlist)",
+    )
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="JSON lines: events, then a summary")
+    out.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
+
+
+def task_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="cursorish",
+        description="Run coding agents on a git repository; each works in its own worktree "
+        "and branch.",
+        epilog="commands: demo, config, log, apply, eval apply, bench apply|spec|agents, "
+        "agents, gc  (cursorish COMMAND --help)",
+    )
+    p.add_argument("--version", action="version", version=f"cursorish {__version__}")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--task", metavar="TEXT", help="what the agent should do")
+    src.add_argument("--tasks", metavar="FILE", help="one task per line; one agent each")
+    p.add_argument("--repo", metavar="PATH", default=".", help="repository (default: .)")
+    p.add_argument("--agents", type=int, default=1, metavar="N", help="best-of-N for --task")
+    _add_run_options(p)
+    _output_options(p)
+    return p
+
+
+def command_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cursorish")
+    p.add_argument("--version", action="version", version=f"cursorish {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="run the whole pipeline on a sample repo, no key needed")
+    demo.add_argument("--dir", metavar="PATH", help="where to create the sample repo")
+    demo.add_argument("--latency", type=float, default=0.05, help="replayed planner latency (s)")
+    _output_options(demo)
+
+    cfg = sub.add_parser("config", help="print the effective configuration and its sources")
+    cfg.add_argument("--repo", default=".", metavar="PATH")
+    cfg.add_argument("--json", action="store_true")
+    _add_run_options(cfg)
+
+    log = sub.add_parser("log", help="show an agent's transcript from the store")
+    log.add_argument("agent", nargs="?", help="agent id or prefix (default: the latest)")
+    log.add_argument("--repo", default=".", metavar="PATH")
+    log.add_argument("--json", action="store_true")
+    log.add_argument("--full", action="store_true", help="do not shorten long tool results")
+
+    ap = sub.add_parser("apply", help="merge a sketch into a file; print the result")
+    ap.add_argument("original", help="the current file")
+    ap.add_argument("sketch", help="the sketch file, or - for standard input")
+    ap.add_argument("--path", help="file name for language detection (default: ORIGINAL)")
+    ap.add_argument("--engine", choices=ENGINES, default="auto")
+    ap.add_argument("--apply-model", metavar="PATH", help="GGUF apply model")
+    ap.add_argument("-o", "--output", metavar="FILE", help="write atomically to FILE")
+
+    ev = sub.add_parser("eval", help="evaluate an engine on a case file")
+    ev_sub = ev.add_subparsers(dest="what", required=True, metavar="WHAT")
+    eva = ev_sub.add_parser("apply", help="apply cases (JSONL)")
+    eva.add_argument("cases", help="JSONL file of cases")
+    eva.add_argument("--engine", choices=ENGINES, default="deterministic")
+    eva.add_argument("--apply-model", metavar="PATH", help="GGUF apply model")
+    eva.add_argument("--json", action="store_true")
+
+    bench = sub.add_parser("bench", help="benchmarks that print figures and ratios")
+    b_sub = bench.add_subparsers(dest="what", required=True, metavar="WHAT")
+    ba = b_sub.add_parser("apply", help="deterministic merge time by file size")
+    ba.add_argument("--repeat", type=int, default=30)
+    ba.add_argument("--json", action="store_true")
+    bs = b_sub.add_parser("spec", help="speculative edits vs vanilla greedy decoding")
+    src = bs.add_mutually_exclusive_group()
+    src.add_argument("--model", metavar="PATH", help="a real GGUF apply model")
+    src.add_argument("--synthetic", choices=("tiny", "0.5b"), help="a generated random model")
+    bs.add_argument("--cases", type=int, default=6)
+    bs.add_argument("--max-tokens", type=int, default=None)
+    bs.add_argument("--json", action="store_true")
+    bg = b_sub.add_parser("agents", help="parallel agents against a scripted planner")
+    bg.add_argument("--agents", default="1,4,8", help="agent counts to run")
+    bg.add_argument("--files", type=int, default=5000, help="files in the generated repo")
+    bg.add_argument("--latency", type=float, default=0.2, help="planner latency per reply (s)")
+    bg.add_argument("--json", action="store_true")
+
+    ag = sub.add_parser("agents", help="list, cancel, resume or discard agents")
+    ag.add_argument("action", nargs="?", default="list", choices=("list", "cancel", "resume", "discard"))
+    ag.add_argument("id", nargs="?", help="agent id or unique prefix")
+    ag.add_argument("--repo", default=".", metavar="PATH")
+    ag.add_argument("--json", action="store_true")
+    _add_run_options(ag)
+
+    gc = sub.add_parser("gc", help="remove discarded agents' worktrees/branches and orphans")
+    gc.add_argument("--repo", default=".", metavar="PATH")
+    gc.add_argument("--dry-run", action="store_true")
+    return p
+
+
+def parse(argv: Sequence[str]) -> tuple[str, argparse.Namespace]:
+    """Return the handler key and the parsed arguments."""
+    if argv and argv[0] in SUBCOMMANDS:
+        ns = command_parser().parse_args(argv)
+        key = ns.command if ns.command not in ("eval", "bench") else f"{ns.command} {ns.what}"
+        return key, ns
+    parser = task_parser()
+    ns = parser.parse_args(argv)
+    if not ns.task and not ns.tasks:
+        parser.print_help(sys.stderr)
+        parser.exit(int(ExitCode.BAD_ARGS), "\ncursorish: give --task TEXT or --tasks FILE\n")
+    if ns.agents < 1 or ns.agents > 64:
+        parser.error("--agents must be between 1 and 64")
+    if ns.tasks and ns.agents != 1:
+        parser.error("--agents applies to --task, not --tasks")
+    return "task", ns
+
+
+def _handler(key: str) -> Callable[[argparse.Namespace], int]:
+    module, name = HANDLERS[key]
+    fn: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), name)
+    return fn
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        key, ns = parse(args)
+    except SystemExit as exc:  # argparse: --help, --version, usage errors
+        return int(exc.code) if isinstance(exc.code, int) else int(ExitCode.BAD_ARGS)
+    try:
+        return _handler(key)(ns)
+    except CursorishError as exc:
+        print(f"cursorish: {exc.message}", file=sys.stderr)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        print("cursorish: interrupted", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        return int(ExitCode.OK)
+    except Exception as exc:  # noqa: BLE001 - a bug: short message, traceback to a file
+        where = _save_crash_report(exc)
+        print(f"cursorish: internal error: {exc!r} (details in {where})", file=sys.stderr)
+        return int(ExitCode.INTERNAL)
+
+
+def _save_crash_report(exc: BaseException) -> str:
+    import time
+    import traceback
+
+    from cursorish.store.paths import cursorish_home
+
+    try:
+        folder = cursorish_home() / "crashes"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        return str(path)
+    except OSError:
+        return "no crash file could be written"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,224 @@
+"""The headless front end: runs tasks through the orchestrator and prints progress and a summary.
+
+Plain text by default (a progress line on a terminal, one line per notable event otherwise),
+`--quiet` for the summary only, `--json` for one JSON object per event and a final summary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from cursorish.core.events import Event
+from cursorish.errors import ExitCode
+
+if TYPE_CHECKING:
+    from cursorish.core.orchestrator import AgentReport, RunSettings
+    from cursorish.gitops.repo import RepoInfo
+    from cursorish.store.db import Store
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+QUIET_EVENTS = frozenset({"planner_text"})
+
+
+@dataclass
+class Printer:
+    """Turns engine events into output for one of the three modes (text, quiet, json)."""
+
+    mode: str = "text"  # text | quiet | json
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    err: TextIO = field(default_factory=lambda: sys.stderr)
+    states: dict[str, str] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
+    started: float = field(default_factory=time.monotonic)
+    _tick: int = 0
+    _live: bool = False
+
+    def __post_init__(self) -> None:
+        self._live = self.mode == "text" and self.err.isatty()
+
+    def __call__(self, event: Event) -> None:
+        if self.mode == "json":
+            if event.kind not in QUIET_EVENTS:
+                self.out.write(json.dumps(event.to_json(), default=str) + "\n")
+                self.out.flush()
+            return
+        if self.mode == "quiet":
+            return
+        agent = event.agent_id or "-"
+        if event.kind == "state":
+            self.states[agent] = event.data.get("state", "")
+        elif event.kind == "planner_reply":
+            d = event.data
+            self.tokens[agent] = (
+                self.tokens.get(agent, 0) + d["prompt_tokens"] + d["completion_tokens"]
+            )
+        line = _event_line(event)
+        if self._live:
+            if line:
+                self.err.write("\r\033[K" + line + "\n")
+            self._progress()
+        elif line:
+            self.err.write(line + "\n")
+        self.err.flush()
+
+    def _progress(self) -> None:
+        self._tick += 1
+        elapsed = time.monotonic() - self.started
+        parts = [
+            f"{a} {s} {self.tokens.get(a, 0) / 1000:.1f}k tok"
+            for a, s in self.states.items()
+            if s not in ("done", "failed", "gave_up", "cancelled", "budget_exhausted")
+        ]
+        spin = SPINNER[self._tick % len(SPINNER)]
+        self.err.write(f"\r\033[K{spin} {elapsed:5.1f}s  " + " | ".join(parts[:4]))
+
+    def clear(self) -> None:
+        if self._live:
+            self.err.write("\r\033[K")
+            self.err.flush()
+
+
+def _event_line(event: Event) -> str:
+    a, d = event.agent_id, event.data
+    match event.kind:
+        case "queued":
+            return f"[{a}] queued: {d.get('task', '')[:70]}"
+        case "worktree_ready":
+            return f"[{a}] worktree {d['worktree']} on branch {d['branch']}"
+        case "tool_call":
+            return f"[{a}] {d['tool']} {_short_args(d.get('arguments', ''))}"
+        case "tool_result" if not d.get("ok"):
+            return f"[{a}]   -> {d.get('result', '').splitlines()[0][:100] if d.get('result') else ''}"
+        case "file_changed":
+            if d.get("deleted"):
+                return f"[{a}]   deleted {d['path']}"
+            return f"[{a}]   {d['path']} +{d.get('added', 0)} -{d.get('removed', 0)}"
+        case "agent_finished":
+            extra = f": {d['error']}" if d.get("error") else ""
+            return f"[{a}] {d['status']}{extra}"
+        case "warning" | "notice":
+            return f"{event.kind}: {d.get('message', '')}"
+    return ""
+
+
+def _short_args(raw: str) -> str:
+    try:
+        args = json.loads(raw)
+    except (json.JSONDecodeError, TypeError):
+        return raw[:60]
+    if isinstance(args, dict):
+        for key in ("path", "pattern", "command", "directory"):
+            if key in args:
+                return str(args[key])[:80]
+    return ""
+
+
+def format_report(report: AgentReport, repo_root: Path) -> str:
+    tokens = report.prompt_tokens + report.completion_tokens
+    lines = [
+        f"agent {report.agent_id}: {report.status}  ({report.steps} steps, "
+        f"{tokens:,} tokens, ${report.cost_usd:.4f}, {report.elapsed_s:.1f}s)",
+        f"  branch    {report.branch}"
+        + (f"  (commit {report.commit[:10]})" if report.commit else "  (no commit)"),
+        f"  worktree  {report.worktree}",
+    ]
+    if report.files:
+        for i, f in enumerate(report.files):
+            stat = (
+                "binary"
+                if f.get("added") is None
+                else f"+{f['added']} -{f['deleted']}"
+            )
+            lines.append(f"  {'files' if i == 0 else '':8}  {f['path']}  {stat}")
+    else:
+        lines.append("  files     (none changed)")
+    if report.summary:
+        lines.append(f"  summary   {report.summary.strip().splitlines()[0][:200]}")
+    if report.error:
+        lines.append(f"  error     {report.error}")
+    if report.commit:
+        lines.append(
+            f"  review    git -C {repo_root} diff {report.base_commit[:10]}..{report.branch}"
+        )
+    return "\n".join(lines)
+
+
+def run_headless(
+    repo: RepoInfo,
+    store: Store,
+    settings: RunSettings,
+    tasks: list[str],
+    printer: Printer,
+) -> int:
+    """Run tasks to completion and print their reports; returns the process exit code."""
+    from cursorish.core.orchestrator import Orchestrator
+
+    if repo.dirty:
+        printer(
+            Event(
+                "notice",
+                None,
+                {
+                    "message": f"your checkout has uncommitted changes ({repo.dirty_summary}); "
+                    f"agents start from HEAD {repo.head_commit[:10]} and do not see them"
+                },
+            )
+        )
+    orchestrator = Orchestrator(repo, store, settings, printer)
+    try:
+        reports = asyncio.run(orchestrator.run(tasks))
+    except KeyboardInterrupt:
+        printer.clear()
+        print(
+            "interrupted: agent worktrees and branches are kept; see `cursorish agents`",
+            file=printer.err,
+        )
+        return int(ExitCode.INTERRUPTED)
+    printer.clear()
+    return print_reports(reports, repo.root, printer)
+
+
+def print_reports(reports: list[AgentReport], repo_root: Path, printer: Printer) -> int:
+    if printer.mode == "json":
+        summary: dict[str, Any] = {
+            "event": "summary",
+            "agents": [r.to_json() for r in reports],
+            "exit_code": int(overall_exit(reports)),
+        }
+        if len(reports) == 1:
+            summary.update(reports[0].to_json())
+        printer.out.write(json.dumps(summary, default=str) + "\n")
+    else:
+        for report in reports:
+            printer.out.write(format_report(report, repo_root) + "\n")
+        if len(reports) > 1:
+            printer.out.write(compare_reports(reports) + "\n")
+    printer.out.flush()
+    return int(overall_exit(reports))
+
+
+def compare_reports(reports: list[AgentReport]) -> str:
+    head = f"{'agent':8} {'status':17} {'files':>5} {'+':>6} {'-':>6} {'steps':>5} {'tokens':>9} {'cost':>9} {'time':>7}"
+    rows = [head]
+    for r in reports:
+        added = sum(f.get("added") or 0 for f in r.files)
+        removed = sum(f.get("deleted") or 0 for f in r.files)
+        rows.append(
+            f"{r.agent_id:8} {r.status:17} {len(r.files):>5} {added:>6} {removed:>6} "
+            f"{r.steps:>5} {r.prompt_tokens + r.completion_tokens:>9,} ${r.cost_usd:>8.4f} "
+            f"{r.elapsed_s:>6.1f}s"
+        )
+    return "\n".join(rows)
+
+
+def overall_exit(reports: list[AgentReport]) -> ExitCode:
+    """0 if any agent succeeded (best-of-N needs one); else the first failure's code."""
+    if any(r.exit_code == ExitCode.OK for r in reports):
+        return ExitCode.OK
+    return reports[0].exit_code if reports else ExitCode.AGENT_GAVE_UP
