@@ -1,0 +1,220 @@
+"""Agent worktrees and branches: ids, create/remove/prune, listing files, committing.
+
+Each agent works in its own linked worktree on its own branch (`cursorish/<agent-id>`),
+created from a fixed base commit. The user's checkout is never touched: `git worktree add`
+only adds a branch ref and an entry under `.git/worktrees/`, and every other command here
+runs inside the agent's worktree.
+
+Hooks are disabled for all of these commands (`core.hooksPath=/dev/null`):
+- post-checkout on `worktree add` could run arbitrary project tooling in a worktree whose
+  content the agent has not produced yet;
+- pre-commit / commit-msg / post-commit on the agent's commit would reformat or reject the
+  exact content the user reviewed (and can be slow, interactive or fail on partial work).
+  The agent branch is a proposal; the user's hooks run when they merge or commit it
+  themselves. `--no-verify` alone would still run prepare-commit-msg and post-commit.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from cursorish.errors import CursorishError
+from cursorish.gitops._git import NO_HOOKS, GitError, git_out, run_git, split_z
+from cursorish.gitops.repo import RepoInfo, branch_exists, rev_parse_commit
+
+BRANCH_PREFIX = "cursorish/"
+DEFAULT_AUTHOR = "cursorish <cursorish@localhost>"
+# Signing would prompt for a passphrase (or fail) in an unattended agent run.
+_COMMIT_CONFIG = (*NO_HOOKS, "-c", "commit.gpgsign=false")
+
+
+class BranchExistsError(CursorishError):
+    """The agent's branch name is taken; pick another agent id (see `unused_agent_id`)."""
+
+
+@dataclass(frozen=True)
+class Worktree:
+    path: Path
+    branch: str
+    base_commit: str  # full sha
+
+
+def new_agent_id() -> str:
+    """6 random hex characters, e.g. "a3f9c2"."""
+    return secrets.token_hex(3)
+
+
+def branch_name(agent_id: str) -> str:
+    return f"{BRANCH_PREFIX}{agent_id}"
+
+
+def unused_agent_id(repo_root: Path) -> str:
+    """A new agent id whose branch does not exist yet in the repository."""
+    while True:
+        agent_id = new_agent_id()
+        if not branch_exists(repo_root, branch_name(agent_id)):
+            return agent_id
+
+
+def create_worktree(
+    repo: RepoInfo,
+    *,
+    agent_id: str,
+    base_commit: str,
+    dest: Path,
+    branch: str | None = None,
+) -> Worktree:
+    """`git worktree add -b <branch> <dest> <base_commit>`.
+
+    An existing branch is an error (BranchExistsError), never reused or renamed: reusing
+    would silently build on someone else's commits, and a suffixed name would no longer
+    match the branch recorded for the agent. An existing `dest` is an error too.
+    """
+    branch = branch or branch_name(agent_id)
+    dest = Path(dest)
+    if dest.exists() or dest.is_symlink():
+        raise CursorishError(
+            f"cannot create the worktree of agent {agent_id}: {dest} already exists"
+        )
+    try:
+        sha = rev_parse_commit(repo.root, base_commit)
+    except GitError:
+        raise CursorishError(
+            f"cannot create the worktree of agent {agent_id}: {base_commit!r} is not a commit "
+            f"in {repo.root}"
+        ) from None
+    if branch_exists(repo.root, branch):
+        raise BranchExistsError(
+            f"cannot create the worktree of agent {agent_id}: branch {branch!r} already exists "
+            f"in {repo.root} (use another agent id, or delete it: git branch -D {branch})"
+        )
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        run_git(
+            repo.root,
+            "worktree",
+            "add",
+            "--quiet",
+            "--no-track",
+            "-b",
+            branch,
+            str(dest),
+            sha,
+            config=NO_HOOKS,
+        )
+    except GitError as exc:
+        raise CursorishError(
+            f"cannot create the worktree of agent {agent_id} at {dest}: {exc.stderr.strip()}"
+        ) from None
+    return Worktree(path=dest, branch=branch, base_commit=sha)
+
+
+def remove_worktree(
+    repo_root: Path, wt_path: Path, *, delete_branch: str | None = None, force: bool = True
+) -> None:
+    """Remove an agent worktree (and optionally its branch).
+
+    `force` removes it even with uncommitted changes. A worktree whose directory is already
+    gone is pruned instead (`git worktree prune`, which also forgets any other worktree
+    whose directory is gone). Deleting a branch that does not exist is not an error.
+    """
+    wt_path = Path(wt_path)
+    if wt_path.exists():
+        run_git(repo_root, "worktree", "remove", *(["--force"] if force else []), str(wt_path))
+    else:
+        run_git(repo_root, "worktree", "prune")
+    if delete_branch and branch_exists(repo_root, delete_branch):
+        run_git(repo_root, "branch", "-D", "--end-of-options", delete_branch)
+
+
+def prune_worktrees(repo_root: Path) -> list[str]:
+    """`git worktree prune`; returns the paths of the worktrees it forgot (dirs gone)."""
+    _, out, _ = run_git(repo_root, "worktree", "list", "--porcelain", "-z")
+    prunable: list[str] = []
+    current: str | None = None
+    for field in split_z(out):
+        if field.startswith("worktree "):
+            current = field.removeprefix("worktree ")
+        elif field.startswith("prunable") and current is not None:
+            prunable.append(current)
+    run_git(repo_root, "worktree", "prune")
+    return prunable
+
+
+def tracked_files(wt_path: Path) -> list[str]:
+    """Files of the worktree as git sees them: tracked plus untracked-but-not-ignored.
+
+    POSIX relative paths, sorted. Files deleted from disk and submodule directories are left
+    out, so every entry can be opened as a file (or is a symlink).
+    """
+    _, out, _ = run_git(wt_path, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    files: set[str] = set()
+    for name in split_z(out):
+        full = os.path.join(wt_path, name)
+        if os.path.islink(full) or os.path.isfile(full):
+            files.add(name)
+    return sorted(files)
+
+
+def _identity_env(author: str) -> dict[str, str]:
+    match = re.fullmatch(r"\s*(.*?)\s*<([^<>]*)>\s*", author)
+    if not match or not match.group(1):
+        raise ValueError(f"author must look like 'Name <email>', got {author!r}")
+    name, email = match.groups()
+    return {
+        "GIT_AUTHOR_NAME": name,
+        "GIT_AUTHOR_EMAIL": email,
+        "GIT_COMMITTER_NAME": name,
+        "GIT_COMMITTER_EMAIL": email,
+    }
+
+
+def _check_agent_worktree(wt_path: Path) -> None:
+    """Refuse to commit in a main checkout or on a detached HEAD (a likely caller bug)."""
+    git_dir = Path(os.path.realpath(wt_path / git_out(wt_path, "rev-parse", "--git-dir")))
+    common = Path(os.path.realpath(wt_path / git_out(wt_path, "rev-parse", "--git-common-dir")))
+    if git_dir == common:
+        raise CursorishError(
+            f"refusing to commit in {wt_path}: it is a main checkout, not an agent worktree"
+        )
+    status, _, _ = run_git(wt_path, "symbolic-ref", "-q", "HEAD", check=False)
+    if status != 0:
+        raise CursorishError(f"refusing to commit in {wt_path}: its HEAD is detached")
+
+
+def commit_staged(wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR) -> str | None:
+    """Commit what is staged in the agent worktree; returns the sha, or None if nothing is.
+
+    Hooks and signing are off (module docstring); author and committer are set explicitly,
+    so this works without any git identity configured.
+    """
+    wt_path = Path(wt_path)
+    _check_agent_worktree(wt_path)
+    status, _, _ = run_git(wt_path, "diff", "--cached", "--quiet", check=False)
+    if status == 0:
+        return None
+    run_git(
+        wt_path,
+        "commit",
+        "--quiet",
+        "--no-verify",
+        "--allow-empty-message",
+        "-m",
+        message,
+        env=_identity_env(author),
+        config=_COMMIT_CONFIG,
+    )
+    return git_out(wt_path, "rev-parse", "HEAD")
+
+
+def commit_all(wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR) -> str | None:
+    """Stage everything in the agent worktree (respecting .gitignore) and commit it on the
+    worktree's branch; returns the commit sha, or None when there was nothing to commit."""
+    wt_path = Path(wt_path)
+    _check_agent_worktree(wt_path)
+    run_git(wt_path, "add", "--all", "--", ".")
+    return commit_staged(wt_path, message, author=author)

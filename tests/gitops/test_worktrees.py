@@ -1,0 +1,287 @@
+"""Agent worktrees in real repositories; the user's checkout must stay byte-for-byte intact."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cursorish.errors import CursorishError
+from cursorish.gitops.repo import open_repo
+from cursorish.gitops.worktrees import (
+    BranchExistsError,
+    branch_name,
+    commit_all,
+    commit_staged,
+    create_worktree,
+    new_agent_id,
+    prune_worktrees,
+    remove_worktree,
+    tracked_files,
+    unused_agent_id,
+)
+from tests.conftest import git
+
+MakeRepo = Callable[..., Path]
+
+
+def snapshot(root: Path) -> dict[str, object]:
+    """Everything about a checkout that cursorish promises not to change."""
+    files: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in filenames:
+            path = Path(dirpath) / name
+            files[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    index = root / ".git" / "index"
+    return {
+        "files": files,
+        # --no-optional-locks: a plain `git status` would itself refresh (rewrite) the index.
+        "status": git(
+            root, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all"
+        ),
+        "head": git(root, "rev-parse", "HEAD"),
+        "head_ref": (root / ".git" / "HEAD").read_bytes(),
+        "index": index.read_bytes(),
+        "index_mtime": index.stat().st_mtime_ns,
+    }
+
+
+@pytest.fixture
+def repo(tmp_path: Path, make_repo: MakeRepo) -> Path:
+    root = make_repo(
+        tmp_path,
+        {
+            "src/app.py": "def main():\n    return 1\n",
+            "my file.txt": "spaces\n",
+            "ünïcödé/名前.md": "unicode\n",
+            ".gitignore": "*.log\n",
+        },
+    )
+    # A dirty, realistic checkout: a modified tracked file, an untracked and an ignored one.
+    (root / "src" / "app.py").write_text("def main():\n    return 2  # wip\n")
+    (root / "notes.txt").write_text("untracked\n")
+    (root / "debug.log").write_text("ignored\n")
+    return root
+
+
+def test_ids_and_branch_names() -> None:
+    ids = {new_agent_id() for _ in range(50)}
+    assert all(len(i) == 6 and int(i, 16) >= 0 for i in ids)
+    assert len(ids) > 45
+    assert branch_name("a3f9c2") == "cursorish/a3f9c2"
+
+
+def test_create_commit_leaves_user_checkout_untouched(repo: Path, tmp_path: Path) -> None:
+    before = snapshot(repo)
+    info = open_repo(repo)
+    dest = tmp_path / "state" / "worktrees" / "a3f9c2"
+    wt = create_worktree(info, agent_id="a3f9c2", base_commit=info.head_commit, dest=dest)
+    assert (wt.path, wt.branch, wt.base_commit) == (dest, "cursorish/a3f9c2", info.head_commit)
+    # The worktree starts from the commit, not from the user's uncommitted edits.
+    assert (dest / "src" / "app.py").read_text() == "def main():\n    return 1\n"
+    assert not (dest / "notes.txt").exists()
+
+    (dest / "src" / "app.py").write_text("def main():\n    return 3\n")
+    (dest / "new module.py").write_text("x = 'ü'\n")
+    (dest / "trace.log").write_text("ignored in the worktree too\n")
+    sha = commit_all(dest, "agent change")
+    assert sha is not None
+
+    assert snapshot(repo) == before
+    assert git(repo, "rev-parse", "cursorish/a3f9c2").strip() == sha
+    assert git(repo, "rev-parse", f"{sha}^").strip() == info.head_commit
+    committed = git(repo, "show", "--name-only", "--format=", "-z", sha).split("\0")
+    assert sorted(f for f in committed if f) == ["new module.py", "src/app.py"]
+    assert git(repo, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%s", sha).strip() == (
+        "cursorish <cursorish@localhost>|cursorish <cursorish@localhost>|agent change"
+    )
+
+
+def test_commit_all_with_nothing_to_commit(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="aaaaaa", base_commit="HEAD", dest=dest)
+    (dest / "only.log").write_text("ignored\n")
+    assert commit_all(dest, "nothing") is None
+    assert git(dest, "rev-parse", "HEAD").strip() == info.head_commit
+
+
+def test_commit_works_without_identity_and_skips_hooks(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("EMAIL", "")
+    git(repo, "config", "user.useConfigOnly", "true")
+    git(repo, "config", "commit.gpgsign", "true")
+    marker = tmp_path / "hook-ran"
+    for hook in ("pre-commit", "commit-msg", "prepare-commit-msg", "post-commit", "post-checkout"):
+        path = repo / ".git" / "hooks" / hook
+        path.write_text(f"#!/bin/sh\necho {hook} >> '{marker}'\nexit 1\n")
+        path.chmod(0o755)
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="bbbbbb", base_commit=info.head_commit, dest=dest)
+    (dest / "x.py").write_text("x\n")
+    assert commit_all(dest, "agent", author="Bot <bot@example.com>") is not None
+    assert not marker.exists()
+    assert git(dest, "log", "-1", "--format=%an|%ce").strip() == "Bot|bot@example.com"
+
+
+def test_commit_staged_commits_only_the_index(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="cccccc", base_commit=info.head_commit, dest=dest)
+    (dest / "accepted.py").write_text("a\n")
+    (dest / "pending.py").write_text("p\n")
+    git(dest, "add", "accepted.py")
+    sha = commit_staged(dest, "accepted only")
+    assert sha is not None
+    assert git(dest, "show", "--name-only", "--format=", sha).split() == ["accepted.py"]
+    assert git(dest, "status", "--porcelain").strip() == "?? pending.py"
+    assert commit_staged(dest, "again") is None
+
+
+def test_commit_refuses_the_main_checkout(repo: Path) -> None:
+    before = snapshot(repo)
+    with pytest.raises(CursorishError, match="main checkout"):
+        commit_all(repo, "oops")
+    assert snapshot(repo) == before
+
+
+def test_existing_branch_is_an_error(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    git(repo, "branch", "cursorish/dddddd")
+    with pytest.raises(BranchExistsError, match="branch 'cursorish/dddddd' already exists"):
+        create_worktree(info, agent_id="dddddd", base_commit=info.head_commit, dest=tmp_path / "w")
+    assert not (tmp_path / "w").exists()
+    assert unused_agent_id(repo) != "dddddd"
+
+
+def test_existing_destination_is_an_error(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "taken"
+    dest.mkdir()
+    with pytest.raises(CursorishError, match="already exists"):
+        create_worktree(info, agent_id="eeeeee", base_commit=info.head_commit, dest=dest)
+    assert "cursorish/eeeeee" not in git(repo, "branch", "--list")
+
+
+def test_unknown_base_commit_is_an_error(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    with pytest.raises(CursorishError, match="'nosuchref' is not a commit"):
+        create_worktree(info, agent_id="ffffff", base_commit="nosuchref", dest=tmp_path / "w")
+
+
+def test_worktree_from_detached_head(repo: Path, tmp_path: Path) -> None:
+    first = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "--detach")
+    info = open_repo(repo)
+    assert info.head_branch is None
+    wt = create_worktree(info, agent_id="a1a1a1", base_commit=info.head_commit, dest=tmp_path / "w")
+    assert wt.base_commit == first
+
+
+def test_remove_worktree_and_branch(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    wt = create_worktree(info, agent_id="abcdef", base_commit=info.head_commit, dest=dest)
+    (dest / "dirty.py").write_text("uncommitted\n")
+    remove_worktree(repo, dest, delete_branch=wt.branch)
+    assert not dest.exists()
+    assert "abcdef" not in git(repo, "worktree", "list")
+    assert git(repo, "branch", "--list", wt.branch) == ""
+
+
+def test_remove_without_force_keeps_a_dirty_worktree(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="abcde0", base_commit=info.head_commit, dest=dest)
+    (dest / "dirty.py").write_text("uncommitted\n")
+    with pytest.raises(CursorishError):
+        remove_worktree(repo, dest, force=False)
+    assert (dest / "dirty.py").exists()
+
+
+def _delete_dir(path: Path) -> None:
+    for p in sorted(path.rglob("*"), reverse=True):
+        p.unlink() if p.is_file() or p.is_symlink() else p.rmdir()
+    path.rmdir()
+
+
+def test_remove_when_directory_is_gone(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    wt = create_worktree(info, agent_id="111111", base_commit=info.head_commit, dest=tmp_path / "1")
+    _delete_dir(wt.path)
+    remove_worktree(repo, wt.path, delete_branch=wt.branch)
+    assert "111111" not in git(repo, "worktree", "list")
+    assert git(repo, "branch", "--list", wt.branch) == ""
+
+
+def test_prune_reports_forgotten_worktrees(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    gone = create_worktree(
+        info, agent_id="222222", base_commit=info.head_commit, dest=tmp_path / "2"
+    )
+    keep = create_worktree(
+        info, agent_id="333333", base_commit=info.head_commit, dest=tmp_path / "3"
+    )
+    _delete_dir(gone.path)
+    assert prune_worktrees(repo) == [str(gone.path)]
+    assert prune_worktrees(repo) == []
+    listing = git(repo, "worktree", "list")
+    assert str(keep.path) in listing and str(gone.path) not in listing
+
+
+def test_parallel_worktree_creation(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    errors: list[BaseException] = []
+
+    def make(i: int) -> None:
+        try:
+            create_worktree(
+                info, agent_id=f"00000{i}", base_commit=info.head_commit, dest=tmp_path / f"p{i}"
+            )
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert all((tmp_path / f"p{i}" / "src" / "app.py").exists() for i in range(4))
+
+
+def test_tracked_files(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="f1f1f1", base_commit=info.head_commit, dest=dest)
+    (dest / "new one.py").write_text("x\n")
+    (dest / "skip.log").write_text("ignored\n")
+    (dest / "my file.txt").unlink()
+    assert tracked_files(dest) == [".gitignore", "new one.py", "src/app.py", "ünïcödé/名前.md"]
+
+
+def test_submodule_is_listed_as_no_file_and_worktree_works(
+    tmp_path: Path, make_repo: MakeRepo
+) -> None:
+    sub = make_repo(tmp_path, {"lib.py": "x\n"}, name="sub")
+    root = make_repo(tmp_path, {"a.py": "1\n"})
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor")
+    git(root, "commit", "-qm", "add submodule")
+    info = open_repo(root)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="5ab5ab", base_commit=info.head_commit, dest=dest)
+    # Submodules are not checked out in agent worktrees: the directory exists but is empty.
+    assert (dest / "vendor").is_dir() and list((dest / "vendor").iterdir()) == []
+    assert tracked_files(dest) == [".gitmodules", "a.py"]
+    (dest / "a.py").write_text("2\n")
+    assert commit_all(dest, "edit next to a submodule") is not None
+    assert git(dest, "show", "--name-only", "--format=", "HEAD").split() == ["a.py"]
