@@ -133,7 +133,9 @@ def command_parser() -> argparse.ArgumentParser:
     bg.add_argument("--json", action="store_true")
 
     ag = sub.add_parser("agents", help="list, cancel, resume or discard agents")
-    ag.add_argument("action", nargs="?", default="list", choices=("list", "cancel", "resume", "discard"))
+    ag.add_argument(
+        "action", nargs="?", default="list", choices=("list", "cancel", "resume", "discard")
+    )
     ag.add_argument("id", nargs="?", help="agent id or unique prefix")
     ag.add_argument("--repo", default=".", metavar="PATH")
     ag.add_argument("--json", action="store_true")
@@ -185,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
         return int(ExitCode.OK)
-    except Exception as exc:  # noqa: BLE001 - a bug: short message, traceback to a file
+    except Exception as exc:
         where = _save_crash_report(exc)
         print(f"cursorish: internal error: {exc!r} (details in {where})", file=sys.stderr)
         return int(ExitCode.INTERNAL)

@@ -172,7 +172,9 @@ def cmd_log(ns: argparse.Namespace) -> int:
         agent = store.agent(ns.agent) if ns.agent else store.last_agent()
         if agent is None:
             what = f"no agent {ns.agent!r}" if ns.agent else "no agent has run"
-            raise CursorishError(f"{what} in this repository (see `cursorish agents`)", ExitCode.BAD_ARGS)
+            raise CursorishError(
+                f"{what} in this repository (see `cursorish agents`)", ExitCode.BAD_ARGS
+            )
         entries = store.transcript(agent["id"])
         if ns.json:
             for entry in entries:
@@ -220,7 +222,9 @@ def render_entry(entry: dict[str, Any], *, full: bool = False) -> str:
             f"{body.get('completion_tokens')} tokens, {body.get('elapsed_ms')} ms{err}]"
         )
     if kind == "tool_call":
-        return f"    [tool {body.get('name')} ok={bool(body.get('ok'))} {body.get('elapsed_ms')} ms]"
+        return (
+            f"    [tool {body.get('name')} ok={bool(body.get('ok'))} {body.get('elapsed_ms')} ms]"
+        )
     return f"    [{kind}] " + json.dumps(body, default=str)[:300]
 
 

@@ -42,7 +42,9 @@ def demo_tasks() -> list[str]:
 
 def create_sample_repo(dest: Path) -> Path:
     if dest.exists() and any(dest.iterdir()):
-        raise CursorishError(f"{dest} exists and is not empty; pick another --dir", ExitCode.BAD_ARGS)
+        raise CursorishError(
+            f"{dest} exists and is not empty; pick another --dir", ExitCode.BAD_ARGS
+        )
     dest.mkdir(parents=True, exist_ok=True)
     for name, text in sample_files().items():
         path = dest / name

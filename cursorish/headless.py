@@ -92,9 +92,11 @@ def _event_line(event: Event) -> str:
         case "worktree_ready":
             return f"[{a}] worktree {d['worktree']} on branch {d['branch']}"
         case "tool_call":
-            return f"[{a}] {d['tool']} {_short_args(d.get('arguments', ''))}"
+            return f"[{a}] {d['tool']} {d.get('target', '')}"
         case "tool_result" if not d.get("ok"):
-            return f"[{a}]   -> {d.get('result', '').splitlines()[0][:100] if d.get('result') else ''}"
+            return (
+                f"[{a}]   -> {d.get('result', '').splitlines()[0][:100] if d.get('result') else ''}"
+            )
         case "file_changed":
             if d.get("deleted"):
                 return f"[{a}]   deleted {d['path']}"
@@ -104,18 +106,6 @@ def _event_line(event: Event) -> str:
             return f"[{a}] {d['status']}{extra}"
         case "warning" | "notice":
             return f"{event.kind}: {d.get('message', '')}"
-    return ""
-
-
-def _short_args(raw: str) -> str:
-    try:
-        args = json.loads(raw)
-    except (json.JSONDecodeError, TypeError):
-        return raw[:60]
-    if isinstance(args, dict):
-        for key in ("path", "pattern", "command", "directory"):
-            if key in args:
-                return str(args[key])[:80]
     return ""
 
 
@@ -130,11 +120,7 @@ def format_report(report: AgentReport, repo_root: Path) -> str:
     ]
     if report.files:
         for i, f in enumerate(report.files):
-            stat = (
-                "binary"
-                if f.get("added") is None
-                else f"+{f['added']} -{f['deleted']}"
-            )
+            stat = "binary" if f.get("added") is None else f"+{f['added']} -{f['deleted']}"
             lines.append(f"  {'files' if i == 0 else '':8}  {f['path']}  {stat}")
     else:
         lines.append("  files     (none changed)")
@@ -204,7 +190,10 @@ def print_reports(reports: list[AgentReport], repo_root: Path, printer: Printer)
 
 
 def compare_reports(reports: list[AgentReport]) -> str:
-    head = f"{'agent':8} {'status':17} {'files':>5} {'+':>6} {'-':>6} {'steps':>5} {'tokens':>9} {'cost':>9} {'time':>7}"
+    head = (
+        f"{'agent':8} {'status':17} {'files':>5} {'+':>6} {'-':>6} {'steps':>5} "
+        f"{'tokens':>9} {'cost':>9} {'time':>7}"
+    )
     rows = [head]
     for r in reports:
         added = sum(f.get("added") or 0 for f in r.files)

@@ -23,7 +23,13 @@ if TYPE_CHECKING:
     from cursorish.store.db import Store
 
 # Final states of an agent, as stored and shown.
-DONE, GAVE_UP, FAILED, BUDGET, CANCELLED = "done", "gave_up", "failed", "budget_exhausted", "cancelled"
+DONE, GAVE_UP, FAILED, BUDGET, CANCELLED = (
+    "done",
+    "gave_up",
+    "failed",
+    "budget_exhausted",
+    "cancelled",
+)
 MAX_TEXT_ONLY_REPLIES = 2
 
 
@@ -112,7 +118,7 @@ class Agent:
     # -- loop --------------------------------------------------------------------------------
 
     async def run(self, messages: list[dict[str, Any]] | None = None) -> AgentOutcome:
-        """Run to an end state. `messages` resumes a recorded transcript instead of starting anew."""
+        """Run to an end state; `messages` resumes a recorded transcript instead."""
         from cursorish.planner.client import PlannerError
 
         self._started = time.monotonic()
@@ -210,7 +216,9 @@ class Agent:
                 timeout=self._remaining_wall(),
             )
         except TimeoutError:
-            raise BudgetExceeded("time", f"time budget of {self.budgets.max_wall_s:.0f}s used up")
+            raise BudgetExceeded(
+                "time", f"time budget of {self.budgets.max_wall_s:.0f}s used up"
+            ) from None
         except Exception as exc:
             self.store.add_planner_call(
                 self.agent_id,
@@ -268,7 +276,13 @@ class Agent:
         from cursorish.core.tools import WRITE_TOOL_STATES
 
         self._state(WRITE_TOOL_STATES.get(name, "planning"), tool=name)
-        self.emit(Event("tool_call", self.agent_id, {"tool": name, "arguments": arguments[:500]}))
+        self.emit(
+            Event(
+                "tool_call",
+                self.agent_id,
+                {"tool": name, "arguments": arguments[:500], "target": _target(arguments)},
+            )
+        )
         started = time.perf_counter()
         result = await asyncio.to_thread(self.tools.call, name, arguments)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
@@ -323,3 +337,16 @@ def _drop_dangling_tool_calls(messages: list[dict[str, Any]]) -> list[dict[str, 
                     }
                 )
     return out
+
+
+def _target(arguments: str) -> str:
+    """The path, pattern or command a tool call is about, for one-line progress output."""
+    try:
+        args = json.loads(arguments)
+    except (json.JSONDecodeError, TypeError):
+        return ""
+    if isinstance(args, dict):
+        for key in ("path", "pattern", "command", "directory", "glob"):
+            if isinstance(args.get(key), str):
+                return str(args[key])[:120]
+    return ""

@@ -5,6 +5,7 @@ The child gets its own process group, so a timeout or a cancel kills grandchildr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -131,7 +132,8 @@ def run_in_worktree(
 
     def pump() -> None:
         assert proc.stdout is not None
-        for block in iter(lambda: proc.stdout.read1(65536), b""):  # type: ignore[union-attr]
+        stream = proc.stdout
+        for block in iter(lambda: stream.read(65536) if stream else b"", b""):
             if size[0] < output_cap * 4:
                 chunks.append(block)
             size[0] += len(block)
@@ -170,10 +172,8 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         try:
             proc.wait(timeout=wait)
             # The leader is gone; grandchildren in the group may not be.
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             return
         except subprocess.TimeoutExpired:
             continue

@@ -133,8 +133,9 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
             raise ValueError(raw)
         return setting.kind(raw)
     except (TypeError, ValueError):
+        kind = {int: "an integer", float: "a number", bool: "true or false", list: "a list"}
         raise ConfigError(
-            f"{origin}: {setting.key} must be a {setting.kind.__name__}, got {raw!r}"
+            f"{origin}: {setting.key} must be {kind.get(setting.kind, 'text')}, got {raw!r}"
         ) from None
 
 
@@ -196,7 +197,8 @@ NO_PLANNER_MESSAGE = """no planner model is configured.
 Configure one of these ways (a flag wins over the environment, which wins over config files):
   cursorish --task "..." --planner anthropic/claude-sonnet-4-5     (with ANTHROPIC_API_KEY set)
   export CURSORISH_PLANNER=openai/gpt-5                             (with OPENAI_API_KEY set)
-  cursorish --task "..." --planner my-model --api-base http://localhost:8000/v1   (any OpenAI-compatible server)
+  cursorish --task "..." --planner my-model --api-base http://localhost:8000/v1
+                                               (any OpenAI-compatible server)
   or put  planner = "ollama/qwen2.5-coder"  in {user} or .cursorish/config.toml
 To see the whole pipeline without any key, run: cursorish demo"""
 

@@ -143,9 +143,7 @@ class Orchestrator:
             self.emit(Event("queued", agent_id, {"task": text, "branch": branch}))
             slots.append((agent_id, text, dest, branch))
         return list(
-            await asyncio.gather(
-                *(self._run_slot(a, t, d, b, base) for a, t, d, b in slots)
-            )
+            await asyncio.gather(*(self._run_slot(a, t, d, b, base) for a, t, d, b in slots))
         )
 
     async def _run_slot(
@@ -171,7 +169,7 @@ class Orchestrator:
                 dest=dest,
                 branch=branch,
             )
-        except Exception as exc:  # noqa: BLE001 - reported as the agent's failure
+        except Exception as exc:
             message = getattr(exc, "message", str(exc))
             report.error = f"cannot create worktree: {message}"
             self.store.update_agent(agent_id, state=FAILED, error=report.error, finished_at=now())
@@ -184,7 +182,7 @@ class Orchestrator:
         outcome: AgentOutcome
         try:
             outcome = await agent.run()
-        except Exception as exc:  # noqa: BLE001 - one agent's bug must not stop the others
+        except Exception as exc:
             outcome = agent.outcome
             outcome.status, outcome.error = FAILED, f"internal error: {exc!r}"
             self.store.update_agent(agent_id, state=FAILED, error=outcome.error, finished_at=now())

@@ -1,4 +1,4 @@
-"""Where the shipped data folders (`agents/`, `worktrees/`) are: in a wheel or in the source tree."""
+"""Where the shipped data folders (`agents/`, `worktrees/`) are: in a wheel or a checkout."""
 
 from __future__ import annotations
 

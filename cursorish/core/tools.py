@@ -139,7 +139,7 @@ class ToolContext:
     command_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
     command_timeout_s: float = 120.0
     emit: EventSink = null_sink
-    record_apply: Callable[[dict[str, Any]], None] = lambda _row: None
+    record_apply: Callable[[dict[str, Any]], object] = lambda _row: None
     cancel: threading.Event = field(default_factory=threading.Event)
     ask: Callable[[str], bool] | None = None  # the TUI's "may I run this?" prompt
     list_files_fn: Callable[[Path], list[str]] | None = None
@@ -231,7 +231,9 @@ class ToolBox:
                 files = [f for f in files if f.startswith(base.rstrip("/") + "/")]
         glob = args.get("glob")
         if glob:
-            files = [f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")]
+            files = [
+                f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")
+            ]
         shown = files[:MAX_LIST]
         more = f"\n... and {len(files) - MAX_LIST} more" if len(files) > MAX_LIST else ""
         return ToolResult(("\n".join(shown) or "(no files)") + more)
@@ -247,7 +249,9 @@ class ToolBox:
         files = self._files()
         glob = args.get("glob")
         if glob:
-            files = [f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")]
+            files = [
+                f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")
+            ]
         try:
             matches, cut = grep(
                 self.ctx.root,
@@ -375,9 +379,8 @@ class ToolBox:
         if not isinstance(command, str) or not command.strip():
             return ToolResult("error: 'command' must be a non-empty string", ok=False)
         policy = self.ctx.command_policy
-        if policy == "ask":
-            if self.ctx.ask is None or not self.ctx.ask(command):
-                return ToolResult("the user did not allow this command", ok=False)
+        if policy == "ask" and (self.ctx.ask is None or not self.ctx.ask(command)):
+            return ToolResult("the user did not allow this command", ok=False)
         try:
             argv = check_policy(command, policy, self.ctx.command_allowlist)
         except CommandRefused as exc:
