@@ -464,10 +464,11 @@ class Store:
         return [self._decode("events", row) for row in rows]
 
     def transcript(self, agent_id: str) -> list[dict[str, Any]]:
-        """Messages, tool calls and apply attempts of one agent interleaved in time order.
+        """Everything one agent did, interleaved in time order, for `cursorish log`.
 
-        Each entry is the row (JSON columns decoded) plus `kind`: "message" (with the
-        rebuilt OpenAI dict under `message`), "tool_call" or "apply_attempt".
+        Each entry is a row (JSON columns decoded) plus `kind`: "planner_call",
+        "message" (`content`/`tool_calls` as in the message, the whole rebuilt OpenAI dict
+        under `message`), "tool_call" or "apply_attempt".
         """
         entries: list[dict[str, Any]] = []
         for row in self._query(
@@ -476,13 +477,21 @@ class Store:
             entry = self._decode("messages", row)
             entry["kind"] = "message"
             entry["message"] = self._message_from_row(row)
+            entry["content"] = entry["message"].get("content")
             entries.append(entry)
-        for table, kind in (("tool_calls", "tool_call"), ("apply_attempts", "apply_attempt")):
+        for table, kind in _TRANSCRIPT_TABLES:
             for entry in self._rows(table, agent_id):
                 entry["kind"] = kind
                 entries.append(entry)
         # Timestamps are strictly increasing per process; the kind order only breaks ties
         # between rows written by different processes in the same microsecond.
-        rank = {"message": 0, "apply_attempt": 1, "tool_call": 2}
-        entries.sort(key=lambda e: (e["created_at"], rank[e["kind"]], e["id"]))
+        entries.sort(key=lambda e: (e["created_at"], _KIND_RANK[e["kind"]], e["id"]))
         return entries
+
+
+_TRANSCRIPT_TABLES = (
+    ("planner_calls", "planner_call"),
+    ("tool_calls", "tool_call"),
+    ("apply_attempts", "apply_attempt"),
+)
+_KIND_RANK = {"planner_call": 0, "message": 1, "apply_attempt": 2, "tool_call": 3}

@@ -207,6 +207,7 @@ def test_message_seq_is_per_agent(store: Store) -> None:
 
 def test_transcript_interleaves_in_time_order(store: Store) -> None:
     agent_id = _new_agent(store)
+    store.add_planner_call(agent_id, step=1, model="m", prompt_tokens=10, completion_tokens=2)
     store.add_message(agent_id, CONVERSATION[2])
     store.add_apply_attempt(
         agent_id, step=1, path="a.py", engine="deterministic", outcome="refused", reason="ambig"
@@ -222,7 +223,11 @@ def test_transcript_interleaves_in_time_order(store: Store) -> None:
     store.add_tool_call(other, step=1, name="grep")  # another agent's rows stay out
 
     entries = store.transcript(agent_id)
-    assert [(e["kind"], e.get("outcome") or e.get("name") or e["role"]) for e in entries] == [
+    assert [
+        (e["kind"], e.get("outcome") or e.get("name") or e.get("role") or e["model"])
+        for e in entries
+    ] == [
+        ("planner_call", "m"),
         ("message", "assistant"),
         ("apply_attempt", "refused"),
         ("apply_attempt", "merged"),
@@ -231,8 +236,8 @@ def test_transcript_interleaves_in_time_order(store: Store) -> None:
         ("tool_call", "grep"),
         ("message", "assistant"),
     ]
-    assert entries[0]["message"] == CONVERSATION[2]
-    assert entries[3]["ok"] == 1
+    assert entries[1]["message"] == CONVERSATION[2]
+    assert entries[4]["ok"] == 1
 
 
 def test_planner_calls_and_events_store_json(store: Store) -> None:
@@ -388,3 +393,10 @@ def test_json_columns_accept_preserialized_and_plain_text(store: Store) -> None:
     assert calls[0]["response"] == ""
     assert calls[1]["request"] == "not json"
     assert calls[1]["response"] is None
+
+
+def test_transcript_message_content_is_the_message_content(store: Store) -> None:
+    agent_id = _new_agent(store)
+    store.add_message(agent_id, CONVERSATION[1])  # content given as a list of parts
+    (entry,) = store.transcript(agent_id)
+    assert entry["content"] == CONVERSATION[1]["content"]
