@@ -229,15 +229,15 @@ def render_entry(entry: dict[str, Any], *, full: bool = False) -> str:
 
 
 def cmd_agents(ns: argparse.Namespace) -> int:
-    from cursorish.core import agents_admin
+    from cursorish.agents_cli import run_agents_command
 
-    return agents_admin.run(ns)
+    return run_agents_command(ns)
 
 
 def cmd_gc(ns: argparse.Namespace) -> int:
-    from cursorish.core import agents_admin
+    from cursorish.agents_cli import run_gc_command
 
-    return agents_admin.gc(ns)
+    return run_gc_command(ns)
 
 
 def eprint(*parts: object) -> None:
