@@ -19,6 +19,7 @@ MAX_GAP = 60  # at most this many original lines may be deleted between two matc
 DELETE_COST = 0.35  # score lost per original line a placement deletes
 INDENT_SHIFT_COST = 0.3  # score lost where the sketch's indentation relative to the file changes
 MAX_CANDIDATES = 8
+EDGE_BONUS = 2.0  # a chunk's first and last lines are usually unchanged context: trust them more
 
 
 @dataclass
@@ -37,10 +38,14 @@ class Placement:
 
     @property
     def delta(self) -> int:
-        """The most common indentation shift of the sketch relative to the file."""
-        if not self.deltas:
+        """The sketch's indentation shift relative to the file, when all anchors agree on it.
+
+        Anchors that disagree mean the edit re-indents code (wraps it in a block), not that the
+        sketch is written at another depth.
+        """
+        if not self.deltas or any(d != self.deltas[0] for d in self.deltas):
             return 0
-        return max(set(self.deltas), key=self.deltas.count)
+        return self.deltas[0]
 
 
 class Index:
@@ -77,6 +82,8 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         return []
     seeds.sort()
     m = len(chunk_keys)
+    nonblank = [k for k, kk in enumerate(chunk_keys) if kk]
+    edges = {nonblank[0], nonblank[-1]}
     js = [s[0] for s in seeds]
     best = [0.0] * len(seeds)
     prev = [-1] * len(seeds)
@@ -97,7 +104,7 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
             if value > top:
                 top = value
                 arg = s
-        best[t] = wt + top
+        best[t] = wt + top + (EDGE_BONUS if kt in edges else 0.0)
         prev[t] = arg
     dominated = [False] * len(seeds)
     for u, p in enumerate(prev):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from cursorish.apply.languages import Language
-from cursorish.apply.lazy import RefusedMerge
 from cursorish.apply.lines import SourceFile
 
 

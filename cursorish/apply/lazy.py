@@ -23,6 +23,7 @@ from cursorish.apply.lines import (
     reindent,
 )
 from cursorish.apply.markers import is_marker
+from cursorish.apply.spans import Span, dropped_blanks, refine, similar
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
 _EDGE_SIMILARITY = 0.6
@@ -39,6 +40,7 @@ class Chunk:
     lines: list[str]
     first: int  # 0-based sketch line number of lines[0]
     marker_indent: int | None  # indentation of the marker before it (None: none)
+    floor: int = 0  # the original lines that marker stands for are indented at least this much
 
     @property
     def keys(self) -> list[str]:
@@ -102,6 +104,11 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
         pass
     if chunks and chunks[0].marker_indent is None:
         leading_marker = False
+    for before, chunk in zip(chunks, chunks[1:], strict=False):
+        # Planners indent a marker like the line before it, after it, or the code it hides.
+        last = next(x for x in reversed(before.lines) if x.strip())
+        first = next(x for x in chunk.lines if x.strip())
+        chunk.floor = min(chunk.marker_indent or 0, indent_width(last), indent_width(first))
     return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent)
 
 
@@ -152,8 +159,8 @@ def _choose(
                 entries.append((q.score + start, -1, -1))
             else:
                 column = None
-                if chunk.marker_indent is not None and chunk.marker_indent > 0:
-                    column = chunk.marker_indent - q.delta
+                if chunk.floor > 0:
+                    column = chunk.floor - q.delta
                 for c, p in enumerate(options[i - 1]):
                     if p.b > q.a:
                         continue
@@ -201,15 +208,6 @@ def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
     )
 
 
-def _similar(a: str, b: str) -> bool:
-    import difflib
-
-    if leading(a) != leading(b):
-        return False
-    ratio = difflib.SequenceMatcher(None, a.strip(), b.strip(), autojunk=False).ratio()
-    return ratio >= _EDGE_SIMILARITY
-
-
 def _assemble(
     source: SourceFile,
     sketch: LazySketch,
@@ -219,56 +217,62 @@ def _assemble(
     n = len(source.lines)
     tabs, unit = indent_style(source.lines)
     sketch_tabs, sketch_unit = indent_style([line for c in sketch.chunks for line in c.lines])
+    last = len(path) - 1
+    spans: list[Span] = []
+    for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
+        keys = chunk.keys
+        lower = spans[-1].b if spans else 0
+        upper = path[i + 1].a if i < last else n
+        before = i > 0 or sketch.leading_marker
+        after = i < last or sketch.trailing_marker
+        next_indent = sketch.chunks[i + 1].marker_indent if i < last else (
+            sketch.trailing_indent if sketch.trailing_marker else None
+        )
+        pairs = fill(place, keys, index)
+        if pairs:
+            span = refine(
+                chunk.lines, keys, index, source.lines, pairs, (lower, upper),
+                (before, after, next_indent),
+            )
+        else:
+            span = Span(place.a, place.b, {})
+        if not before:
+            span.a = 0
+        if not after:
+            span.b = n
+        if span.a < lower:
+            raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
+        spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
     cursor = 0
-    spans: list[tuple[int, int, dict[int, int]]] = []
-    for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
-        keys = chunk.keys
-        pairs = fill(place, keys, index)
-        matched = dict(pairs)
-        lower = spans[-1][1] if spans else 0
-        upper = path[i + 1].a if i + 1 < len(path) else n
-        a, b = place.a, place.b
-        if pairs:
-            k0 = pairs[0][0]
-            while k0 > 0 and a > lower and keys[k0 - 1] == index.keys[a - 1]:
-                k0 -= 1
-                a -= 1
-                matched[k0] = a
-            k1 = pairs[-1][0]
-            while k1 + 1 < len(keys) and b < upper and keys[k1 + 1] == index.keys[b]:
-                k1 += 1
-                matched[k1] = b
-                b += 1
-            # A changed first (last) line of context replaces its original, not adds to it.
-            while k0 > 0 and a > lower and _similar(chunk.lines[k0 - 1], source.lines[a - 1]):
-                k0 -= 1
-                a -= 1
-            while k1 + 1 < len(keys) and b < upper and _similar(chunk.lines[k1 + 1], source.lines[b]):
-                k1 += 1
-                b += 1
-        if i == 0 and not sketch.leading_marker:
-            a = 0
-        if i == len(path) - 1 and not sketch.trailing_marker:
-            b = n
-        if a < lower:
-            raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
-        spans.append((a, b, matched))
-    for i, (chunk, (a, b, matched)) in enumerate(zip(sketch.chunks, spans, strict=True)):
-        pieces.extend(source.original_piece(j) for j in range(cursor, a))
+    for i, (chunk, span) in enumerate(zip(sketch.chunks, spans, strict=True)):
+        pieces.extend(source.original_piece(j) for j in range(cursor, span.a))
         delta = path[i].delta
-        used = set(matched.values())
-        deleted.extend(j for j in range(a, b) if j not in used)
+        used = set(span.matched.values())
+        deleted.extend(j for j in range(span.a, span.b) if j not in used)
+        drop = dropped_blanks(
+            chunk.keys, span.matched, i > 0 or sketch.leading_marker,
+            i < last or sketch.trailing_marker,
+        )
         for k, line in enumerate(chunk.lines):
-            j = matched.get(k)
-            if j is not None and indent_width(line) - delta == indent_width(source.lines[j]):
+            if k in drop:
+                continue
+            text = _as_file(line, tabs, unit, sketch_tabs, sketch_unit, delta)
+            j = span.matched.get(k)
+            if j is not None and _same(text, source.lines[j]):
                 pieces.append(source.original_piece(j))
             else:
-                pieces.append((_as_file(line, tabs, unit, sketch_tabs, sketch_unit, delta), None))
-        cursor = b
+                pieces.append((text, None))
+        cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
     return Merge(pieces, deleted)
+
+
+def _same(text: str, original: str) -> bool:
+    """Whether writing the original line instead of the sketch's changes nothing but bytes of
+    whitespace the file owns (trailing spaces, tabs against spaces of the same width)."""
+    return text.strip() == original.strip() and indent_width(text) == indent_width(original)
 
 
 def _as_file(line: str, tabs: bool, unit: int, sketch_tabs: bool, sketch_unit: int, delta: int) -> str:

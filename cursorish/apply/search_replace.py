@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cursorish.apply.lazy import RefusedMerge
-from cursorish.apply.lines import SourceFile, indent_width, key, reindent, indent_style
+from cursorish.apply.lines import SourceFile, indent_style, indent_width, key, reindent
 from cursorish.apply.sketch import REPLACE_RE, SEARCH_RE
 
 _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
@@ -52,9 +52,7 @@ def _find(haystack: list[str], needle: list[str], exact: bool) -> list[int]:
         if line != first:
             continue
         window = haystack[j : j + size]
-        if exact and [w.rstrip() for w in window] == [x.rstrip() for x in needle]:
-            hits.append(j)
-        elif not exact and [key(w) for w in window] == [key(x) for x in needle]:
+        if (exact and [w.rstrip() for w in window] == [x.rstrip() for x in needle]) or (not exact and [key(w) for w in window] == [key(x) for x in needle]):
             hits.append(j)
     return hits
 
