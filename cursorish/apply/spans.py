@@ -1,0 +1,197 @@
+"""Refining where a placed chunk starts and ends in the original.
+
+A placement anchors a chunk on lines it shares with the original. Its edges need care: context
+lines too common to anchor on, changed first/last lines (which replace their original rather
+than join it), blank lines a planner puts around a marker, and blocks the sketch writes out in
+full (whose original body the chunk then replaces entirely).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+
+from cursorish.apply.align import Index
+from cursorish.apply.lines import indent_width, leading
+
+_SIMILAR = 0.6
+_EDGE_WINDOW = 3
+_CLOSERS = ("}", ")", "]", "end", "</")
+
+
+@dataclass
+class Span:
+    """The original lines [a, b) a chunk replaces, and chunk line → original line matches."""
+
+    a: int
+    b: int
+    matched: dict[int, int]
+
+
+def similar(a: str, b: str) -> bool:
+    """Whether sketch line `a` reads as an edited version of original line `b`."""
+    if indent_width(a) != indent_width(b):
+        return False
+    x, y = a.strip(), b.strip()
+    if not x or not y:
+        return False
+    prefix = len(os.path.commonprefix([x, y]))
+    if prefix >= 8 and prefix >= 0.6 * min(len(x), len(y)):
+        return True
+    return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= _SIMILAR
+
+
+def _complete_edges(keys: list[str], index: Index, span: Span, lower: int, upper: int) -> None:
+    """Anchor a chunk's first/last line when it is common but sits right by the placement."""
+    matched = span.matched
+    k1 = max(matched)
+    tail = [k for k in range(k1 + 1, len(keys)) if keys[k]]
+    if tail:
+        last = tail[-1]
+        limit = min(upper, span.b + (last - k1) + _EDGE_WINDOW)
+        for j in range(span.b, limit):
+            if index.keys[j] == keys[last]:
+                _match_between(keys, index, matched, k1, last, span.b - 1, j)
+                matched[last] = j
+                span.b = j + 1
+                break
+    k0 = min(matched)
+    head = [k for k in range(k0) if keys[k]]
+    if head:
+        first = head[0]
+        limit = max(lower, span.a - (k0 - first) - _EDGE_WINDOW)
+        for j in range(span.a - 1, limit - 1, -1):
+            if index.keys[j] == keys[first]:
+                _match_between(keys, index, matched, first, k0, j, span.a)
+                matched[first] = j
+                span.a = j
+                break
+
+
+def _match_between(
+    keys: list[str], index: Index, matched: dict[int, int], k1: int, k2: int, j1: int, j2: int
+) -> None:
+    left = keys[k1 + 1 : k2]
+    right = index.keys[j1 + 1 : j2]
+    matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for x in range(block.size):
+            matched[k1 + 1 + block.a + x] = j1 + 1 + block.b + x
+
+
+def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: int) -> None:
+    matched = span.matched
+    k0 = min(matched)
+    while k0 > 0 and span.a > lower and keys[k0 - 1] == index.keys[span.a - 1]:
+        k0 -= 1
+        span.a -= 1
+        matched[k0] = span.a
+    k1 = max(matched)
+    while k1 + 1 < len(keys) and span.b < upper and keys[k1 + 1] == index.keys[span.b]:
+        k1 += 1
+        matched[k1] = span.b
+        span.b += 1
+
+
+def _extend_similar(lines: list[str], source: list[str], span: Span, lower: int, upper: int) -> None:
+    """A changed first (last) line of context replaces its original instead of joining it."""
+    matched = span.matched
+    k0 = min(matched)
+    while k0 > 0 and span.a > lower and similar(lines[k0 - 1], source[span.a - 1]):
+        k0 -= 1
+        span.a -= 1
+    k1 = max(matched)
+    while k1 + 1 < len(lines) and span.b < upper and similar(lines[k1 + 1], source[span.b]):
+        k1 += 1
+        span.b += 1
+
+
+def block_end(index: Index, j: int) -> int:
+    """Last line of the block that line j opens (by indentation), its closing line included."""
+    width = index.indents[j]
+    end = j
+    n = len(index.keys)
+    cursor = j + 1
+    while cursor < n and (index.blank[cursor] or index.indents[cursor] > width):
+        if not index.blank[cursor]:
+            end = cursor
+        cursor += 1
+    if cursor < n and index.indents[cursor] == width and index.keys[cursor].startswith(_CLOSERS):
+        end = cursor
+    return end
+
+
+def _extend_blocks(
+    lines: list[str], index: Index, span: Span, upper: int, next_marker: int | None
+) -> None:
+    """Where the sketch writes a block out to its end, the chunk replaces the whole block.
+
+    The sketch's block must end with the chunk, before a marker no deeper than the block's
+    opener; the original lines this removes must be few next to the lines the sketch wrote.
+    """
+    matched = span.matched
+    k1 = max(matched)
+    widths = [indent_width(line) if line.strip() else -1 for line in lines]
+    for k in sorted(matched):
+        v = widths[k]
+        if v < 0:
+            continue
+        later = [w for w in widths[k + 1 :] if w >= 0]
+        if not later or later[0] <= v or any(w <= v for w in later):
+            continue  # not an opener, or its block closes inside the chunk
+        if next_marker is not None and next_marker > v:
+            continue
+        if k1 < k:
+            continue
+        end = block_end(index, matched[k])
+        if end < span.b or end >= upper:
+            continue
+        removed = sum(1 for j in range(span.b, end + 1) if not index.blank[j])
+        written = sum(1 for x in range(k1 + 1, len(lines)) if lines[x].strip())
+        if removed <= 2 * written + 2:
+            span.b = end + 1
+        return
+
+
+def refine(
+    lines: list[str],
+    keys: list[str],
+    index: Index,
+    source: list[str],
+    pairs: list[tuple[int, int]],
+    bounds: tuple[int, int],
+    markers: tuple[bool, bool, int | None],
+) -> Span:
+    """The span a placed chunk replaces, within `bounds`; `markers` says (marker before it,
+    marker after it, that marker's indentation or None at the end of the sketch)."""
+    lower, upper = bounds
+    before, after, next_indent = markers
+    span = Span(pairs[0][1], pairs[-1][1] + 1, dict(pairs))
+    _extend_exact(keys, index, span, lower, upper)
+    _complete_edges(keys, index, span, lower, upper)
+    _extend_exact(keys, index, span, lower, upper)
+    _extend_similar(lines, source, span, lower, upper)
+    if after:
+        _extend_blocks(lines, index, span, upper, next_indent)
+    return span
+
+
+def dropped_blanks(keys: list[str], matched: dict[int, int], before: bool, after: bool) -> set[int]:
+    """Unmatched blank lines right next to a marker: spacing around the elision, not new code."""
+    dropped: set[int] = set()
+    if after:
+        k = len(keys) - 1
+        while k >= 0 and not keys[k] and k not in matched:
+            dropped.add(k)
+            k -= 1
+    if before:
+        k = 0
+        while k < len(keys) and not keys[k] and k not in matched:
+            dropped.add(k)
+            k += 1
+    return dropped
+
+
+def leading_of(line: str) -> str:
+    return leading(line)
