@@ -235,7 +235,7 @@ def _assemble(
                 (before, after, next_indent),
             )
         else:
-            span = Span(place.a, place.b, {})
+            span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
             span.a = 0
         if not after:
@@ -267,6 +267,24 @@ def _assemble(
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
     return Merge(pieces, deleted)
+
+
+def _float_span(chunk: Chunk, place: Placement, source: list[str], bounds: tuple[int, int]) -> Span:
+    """A chunk that matches nothing, at the start or end of the file: lines it edits (similar
+    to the original's first or last lines) replace them."""
+    span = Span(place.a, place.b, {})
+    lines = chunk.lines
+    if place.a == 0:
+        k = 0
+        while k < len(lines) and span.b < bounds[1] and similar(lines[k], source[span.b]):
+            k += 1
+            span.b += 1
+    else:
+        k = len(lines) - 1
+        while k >= 0 and span.a > bounds[0] and similar(lines[k], source[span.a - 1]):
+            k -= 1
+            span.a -= 1
+    return span
 
 
 def _same(text: str, original: str) -> bool:

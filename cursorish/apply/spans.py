@@ -81,17 +81,40 @@ def _match_between(
 
 
 def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: int) -> None:
+    """Grow the matched run outward over equal lines; a blank run only joins the match when
+    an equal non-blank line follows it, or when it ends the chunk."""
     matched = span.matched
-    k0 = min(matched)
-    while k0 > 0 and span.a > lower and keys[k0 - 1] == index.keys[span.a - 1]:
-        k0 -= 1
-        span.a -= 1
-        matched[k0] = span.a
-    k1 = max(matched)
-    while k1 + 1 < len(keys) and span.b < upper and keys[k1 + 1] == index.keys[span.b]:
-        k1 += 1
-        matched[k1] = span.b
-        span.b += 1
+    k, j = min(matched), span.a
+    while k > 0 and j > lower:
+        run = 0
+        while k - run > 0 and j - run > lower and not keys[k - run - 1] and index.blank[j - run - 1]:
+            run += 1
+        kk, jj = k - run, j - run
+        if kk > 0 and jj > lower and keys[kk - 1] and keys[kk - 1] == index.keys[jj - 1]:
+            kk, jj = kk - 1, jj - 1
+        elif not (run and kk == 0):
+            break
+        for x in range(k - kk):
+            matched[kk + x] = jj + x
+        k, j = kk, jj
+    span.a = j
+    k, j = max(matched), span.b - 1
+    size = len(keys)
+    while k + 1 < size and j + 1 < upper:
+        run = 0
+        while k + run + 1 < size and j + run + 1 < upper and not keys[k + run + 1] and index.blank[
+            j + run + 1
+        ]:
+            run += 1
+        kk, jj = k + run, j + run
+        if kk + 1 < size and jj + 1 < upper and keys[kk + 1] and keys[kk + 1] == index.keys[jj + 1]:
+            kk, jj = kk + 1, jj + 1
+        elif not (run and kk == size - 1):
+            break
+        for x in range(1, kk - k + 1):
+            matched[k + x] = j + x
+        k, j = kk, jj
+    span.b = j + 1
 
 
 def _extend_similar(lines: list[str], source: list[str], span: Span, lower: int, upper: int) -> None:
