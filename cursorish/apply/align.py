@@ -43,7 +43,7 @@ class Placement:
         Anchors that disagree mean the edit re-indents code (wraps it in a block), not that the
         sketch is written at another depth.
         """
-        if not self.deltas or any(d != self.deltas[0] for d in self.deltas):
+        if len(self.deltas) < 2 or any(d != self.deltas[0] for d in self.deltas):
             return 0
         return self.deltas[0]
 
@@ -77,7 +77,8 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         w = weight(kk)
         sk_indent = indent_width(chunk_lines[k])
         for j in found:
-            seeds.append((j, k, w, sk_indent - index.indents[j]))
+            shift = sk_indent - index.indents[j]
+            seeds.append((j, k, w if shift == 0 else w / 2, shift))
     if not seeds:
         return []
     seeds.sort()

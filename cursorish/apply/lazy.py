@@ -26,6 +26,9 @@ from cursorish.apply.markers import is_marker
 from cursorish.apply.spans import Span, dropped_blanks, refine, similar
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
+# A marker indented into a block usually stands for lines of that block; planners are not
+# always that careful, so leaving the block costs score instead of being ruled out.
+FLOOR_COST = 3.0
 _EDGE_SIMILARITY = 0.6
 
 
@@ -164,10 +167,11 @@ def _choose(
                 for c, p in enumerate(options[i - 1]):
                     if p.b > q.a:
                         continue
+                    cost = 0.0
                     if column is not None and gaps.shallower(column, p.b, q.a):
-                        continue
+                        cost = FLOOR_COST
                     for rank, (score, _pc, _pr) in enumerate(table[i - 1][c]):
-                        entries.append((score + q.score, c, rank))
+                        entries.append((score + q.score - cost, c, rank))
             entries.sort(key=lambda e: -e[0])
             row.append(entries[:keep])
         table.append(row)

@@ -29,8 +29,10 @@ class Span:
     matched: dict[int, int]
 
 
-def similar(a: str, b: str) -> bool:
-    """Whether sketch line `a` reads as an edited version of original line `b`."""
+def similar(a: str, b: str, *, loose: bool = False) -> bool:
+    """Whether sketch line `a` reads as an edited version of original line `b`.
+
+    `loose` also accepts a long shared start (the same name being assigned or declared)."""
     if indent_width(a) != indent_width(b):
         return False
     x, y = a.strip(), b.strip()
@@ -39,11 +41,15 @@ def similar(a: str, b: str) -> bool:
     prefix = len(os.path.commonprefix([x, y]))
     if prefix >= 8 and prefix >= 0.6 * min(len(x), len(y)):
         return True
+    if loose and prefix >= 16 and any(c in x[:prefix] for c in "=:(") :
+        return True
     return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= _SIMILAR
 
 
-def _complete_edges(keys: list[str], index: Index, span: Span, lower: int, upper: int) -> None:
-    """Anchor a chunk's first/last line when it is common but sits right by the placement."""
+def _complete_tail(
+    keys: list[str], lines: list[str], index: Index, span: Span, upper: int, after_marker: bool
+) -> None:
+    """Anchor a chunk's last line when it is common (or edited) but sits right by the match."""
     matched = span.matched
     k1 = max(matched)
     tail = [k for k in range(k1 + 1, len(keys)) if keys[k]]
@@ -55,7 +61,24 @@ def _complete_edges(keys: list[str], index: Index, span: Span, lower: int, upper
                 _match_between(keys, index, matched, k1, last, span.b - 1, j)
                 matched[last] = j
                 span.b = j + 1
+                return
+    else:
+        return
+    if last not in matched and after_marker:
+        # The last line may be an edited version of an original line just below the match.
+        k1 = max(matched)
+        limit = min(upper, span.b + (last - k1) + _EDGE_WINDOW)
+        for j in range(span.b, limit):
+            if similar(lines[last], index.lines[j], loose=True):
+                span.b = j + 1
                 break
+
+
+def _complete_head(
+    keys: list[str], lines: list[str], index: Index, span: Span, lower: int, before_marker: bool
+) -> None:
+    """Anchor a chunk's first line when it is common (or edited) but sits right by the match."""
+    matched = span.matched
     k0 = min(matched)
     head = [k for k in range(k0) if keys[k]]
     if head:
@@ -66,7 +89,12 @@ def _complete_edges(keys: list[str], index: Index, span: Span, lower: int, upper
                 _match_between(keys, index, matched, first, k0, j, span.a)
                 matched[first] = j
                 span.a = j
-                break
+                return
+        if before_marker:
+            for j in range(span.a - 1, limit - 1, -1):
+                if similar(lines[first], index.lines[j], loose=True):
+                    span.a = j
+                    return
 
 
 def _match_between(
@@ -192,7 +220,8 @@ def refine(
     before, after, next_indent = markers
     span = Span(pairs[0][1], pairs[-1][1] + 1, dict(pairs))
     _extend_exact(keys, index, span, lower, upper)
-    _complete_edges(keys, index, span, lower, upper)
+    _complete_tail(keys, lines, index, span, upper, after)
+    _complete_head(keys, lines, index, span, lower, before)
     _extend_exact(keys, index, span, lower, upper)
     _extend_similar(lines, source, span, lower, upper)
     if after:
