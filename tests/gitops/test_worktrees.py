@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -24,31 +22,9 @@ from cursorish.gitops.worktrees import (
     tracked_files,
     unused_agent_id,
 )
-from tests.conftest import git
+from tests.conftest import git, snapshot
 
 MakeRepo = Callable[..., Path]
-
-
-def snapshot(root: Path) -> dict[str, object]:
-    """Everything about a checkout that cursorish promises not to change."""
-    files: dict[str, str] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        for name in filenames:
-            path = Path(dirpath) / name
-            files[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
-    index = root / ".git" / "index"
-    return {
-        "files": files,
-        # --no-optional-locks: a plain `git status` would itself refresh (rewrite) the index.
-        "status": git(
-            root, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all"
-        ),
-        "head": git(root, "rev-parse", "HEAD"),
-        "head_ref": (root / ".git" / "HEAD").read_bytes(),
-        "index": index.read_bytes(),
-        "index_mtime": index.stat().st_mtime_ns,
-    }
 
 
 @pytest.fixture

@@ -1,0 +1,325 @@
+"""`cursorish --task` end to end: real CLI, real litellm over HTTP to a scripted server, real git
+worktrees, the real apply engine and store. Each test scripts one planner conversation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cursorish.cli import main
+from cursorish.errors import ExitCode
+from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.store.db import Store
+from tests.conftest import git, snapshot
+
+APP = 'def greet(name):\n    return "hi " + name\n\n\ndef bye(name):\n    return "bye " + name\n'
+SKETCH = 'def greet(name):\n    return "hello " + name\n\n\n# ... existing code ...\n'
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": arguments}
+
+
+def finish(summary: str = "changed greet", status: str = "done") -> dict[str, Any]:
+    return {"tool_calls": [call("finish", summary=summary, status=status)]}
+
+
+EDIT_TURNS: list[dict[str, Any]] = [
+    {"content": "reading", "tool_calls": [call("read_file", path="app.py")]},
+    {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+    finish(),
+]
+
+
+@pytest.fixture(autouse=True)
+def clean_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No user config or CURSORISH_* variable of the developer's may leak into a test."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
+    for var in (
+        "CURSORISH_PLANNER",
+        "CURSORISH_API_BASE",
+        "CURSORISH_API_KEY",
+        "CURSORISH_PROFILE",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("CURSORISH_PLANNER_RETRIES", "1")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+@pytest.fixture
+def repo(tmp_path: Path, make_repo: Callable[..., Path]) -> Path:
+    return make_repo(tmp_path, {"app.py": APP, "README.md": "# demo\n"})
+
+
+@pytest.fixture
+def server() -> Iterator[Callable[[Any], ScriptedServer]]:
+    started: list[ScriptedServer] = []
+
+    def start(script: Any) -> ScriptedServer:
+        s = ScriptedServer(script)
+        s.start()
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def run_task(repo: Path, server: ScriptedServer, *extra: str, task: str = "say hello") -> int:
+    return main(
+        [
+            "--task",
+            task,
+            "--repo",
+            str(repo),
+            "--planner",
+            "openai/scripted",
+            "--api-base",
+            server.base_url,
+            *extra,
+        ]
+    )
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def store_of(repo: Path) -> Store:
+    common = Path(git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir").strip())
+    return Store.for_repo(common)
+
+
+def test_task_commits_on_agent_branch_and_leaves_checkout_untouched(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = snapshot(repo)
+    code = run_task(repo, server(EDIT_TURNS), "--json")
+    out = capsys.readouterr().out
+    assert code == 0, out
+    summary = json_lines(out)[-1]
+    assert summary["event"] == "summary" and summary["status"] == "done"
+    branch = summary["branch"]
+    assert branch == f"cursorish/{summary['agent']}"
+    assert git(repo, "show", f"{branch}:app.py") == APP.replace('"hi "', '"hello "')
+    assert summary["files"] == [{"path": "app.py", "added": 1, "deleted": 1, "status": "M"}]
+    assert summary["steps"] == 3 and summary["commit"]
+    assert snapshot(repo) == before
+
+
+def test_json_mode_streams_events_before_the_summary(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_task(repo, server(EDIT_TURNS), "--json")
+    kinds = [e["event"] for e in json_lines(capsys.readouterr().out)]
+    for kind in ("queued", "worktree_ready", "tool_call", "file_changed", "agent_finished"):
+        assert kind in kinds
+    assert kinds[-1] == "summary" and kinds.count("summary") == 1
+
+
+def test_text_mode_prints_branch_files_steps_tokens_cost_time(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_task(repo, server(EDIT_TURNS)) == 0
+    out = capsys.readouterr().out
+    assert "agent " in out and ": done" in out
+    for needle in ("branch    cursorish/", "app.py  +1 -1", "3 steps", "tokens", "$0.0000", "s)"):
+        assert needle in out
+
+
+def test_quiet_prints_only_the_summary(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_task(repo, server(EDIT_TURNS), "--quiet") == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "branch    cursorish/" in captured.out
+
+
+def test_not_a_git_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--task", "x", "--repo", str(tmp_path), "--planner", "openai/x"])
+    assert code == ExitCode.NOT_A_REPO
+    assert "not a git repository" in capsys.readouterr().err
+
+
+def test_repo_without_commits(
+    tmp_path: Path, make_repo: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = make_repo(tmp_path, {"a.txt": "x\n"}, commit=False)
+    code = main(["--task", "x", "--repo", str(empty), "--planner", "openai/x"])
+    assert code == ExitCode.NOT_A_REPO
+    assert "no commits" in capsys.readouterr().err
+
+
+def test_without_planner_says_how_to_configure(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["--task", "x", "--repo", str(repo)])
+    err = capsys.readouterr().err
+    assert code == ExitCode.CONFIG
+    assert "--planner" in err and "CURSORISH_PLANNER" in err and "cursorish demo" in err
+
+
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--task", "x", "--agents", "0"]) == ExitCode.BAD_ARGS
+    assert main(["--task", "x", "--tasks", "f"]) == ExitCode.BAD_ARGS
+    assert main([]) == ExitCode.BAD_ARGS
+    assert main(["--task", "x", "--max-steps", "many"]) == ExitCode.BAD_ARGS
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_dirty_checkout_starts_from_head_and_says_so(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "app.py").write_text(APP + "# uncommitted work\n")
+    (repo / "notes.txt").write_text("untracked\n")
+    before = snapshot(repo)
+    assert run_task(repo, server(EDIT_TURNS)) == 0
+    captured = capsys.readouterr()
+    assert "uncommitted changes" in captured.err and "start from HEAD" in captured.err
+    branch = next(ln.split()[1] for ln in captured.out.splitlines() if "branch " in ln)
+    merged = git(repo, "show", f"{branch}:app.py")
+    assert "uncommitted work" not in merged and '"hello "' in merged
+    assert snapshot(repo) == before
+
+
+def test_escaping_paths_are_refused_and_nothing_outside_changes(
+    repo: Path,
+    tmp_path: Path,
+    server: Callable[[Any], ScriptedServer],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    turns = [
+        {
+            "tool_calls": [
+                call("create_file", path="../victim.txt", content="pwned\n"),
+                call("create_file", path=str(victim), content="pwned\n"),
+                call("edit_file", path=".git/config", sketch="[core]\n"),
+            ]
+        },
+        {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+        finish(),
+    ]
+    s = server(turns)
+    assert run_task(repo, s, "--json") == 0
+    assert victim.read_text() == "keep\n"
+    tool_results = [m for m in s.requests[1]["messages"] if m["role"] == "tool"]
+    texts = [m["content"] for m in tool_results]
+    assert "outside the worktree" in texts[0]
+    assert "absolute paths are not allowed" in texts[1]
+    assert ".git" in texts[2] and texts[2].startswith("error")
+
+
+def test_unknown_tool_and_invalid_json_arguments_are_reported_to_the_planner(
+    repo: Path, server: Callable[[Any], ScriptedServer]
+) -> None:
+    turns = [
+        {
+            "tool_calls": [
+                {"name": "rm_rf", "arguments": {"path": "/"}},
+                {"name": "read_file", "arguments": '{"path": "app.py"'},
+            ]
+        },
+        {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+        finish(),
+    ]
+    s = server(turns)
+    assert run_task(repo, s, "--quiet") == 0
+    results = [m["content"] for m in s.requests[1]["messages"] if m["role"] == "tool"]
+    assert "unknown tool 'rm_rf'" in results[0] and "read_file" in results[0]
+    assert "not valid JSON" in results[1]
+
+
+def test_api_error_mid_run_fails_and_keeps_worktree_and_branch(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    turns = [
+        {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+        {"error": {"status": 500, "times": -1, "message": "upstream exploded"}},
+    ]
+    code = run_task(repo, server(turns), "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == ExitCode.PLANNER_FAILED
+    assert summary["status"] == "failed" and "500" in summary["error"]
+    assert Path(summary["worktree"]).is_dir()
+    # The edit that reached the worktree is committed on the branch, not lost.
+    assert '"hello "' in git(repo, "show", f"{summary['branch']}:app.py")
+    with store_of(repo) as store:
+        agent = store.agent(summary["agent"])
+        assert agent is not None and agent["state"] == "failed"
+        assert any(c["error"] for c in store.planner_calls(summary["agent"]))
+
+
+def test_step_budget_exhausted(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run_task(repo, server(EDIT_TURNS), "--max-steps", "1", "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == ExitCode.BUDGET_EXHAUSTED
+    assert summary["status"] == "budget_exhausted" and "step budget" in summary["error"]
+
+
+def test_agent_that_gives_up(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run_task(repo, server([finish("cannot be done here", "gave_up")]), "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == ExitCode.AGENT_GAVE_UP and summary["status"] == "gave_up"
+
+
+def test_log_shows_the_transcript_from_the_store(
+    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_task(repo, server(EDIT_TURNS), "--quiet")
+    capsys.readouterr()
+    assert main(["log", "--repo", str(repo)]) == 0
+    out = capsys.readouterr().out
+    for needle in (
+        "--- system",
+        "--- user",
+        "Task: say hello",
+        "-> read_file",
+        "-> edit_file",
+        "[apply app.py",
+        "merged",
+        "--- tool",
+    ):
+        assert needle in out, needle
+    assert main(["log", "nosuchagent", "--repo", str(repo)]) == ExitCode.BAD_ARGS
+
+
+def test_config_command_shows_sources_and_hides_secrets(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (repo / ".cursorish").mkdir()
+    (repo / ".cursorish" / "config.toml").write_text('planner = "anthropic/claude-sonnet-4-5"\n')
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-should-not-print")
+    monkeypatch.setenv("CURSORISH_MAX_STEPS", "7")
+    assert main(["config", "--repo", str(repo), "--json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out)
+    assert data["planner"]["value"] == "anthropic/claude-sonnet-4-5"
+    assert data["planner"]["source"].endswith(".cursorish/config.toml")
+    assert data["max_steps"] == {"value": "7", "source": "$CURSORISH_MAX_STEPS"}
+    assert data["OPENAI_API_KEY"]["value"] == "set"
+    assert "sk-secret" not in out
+
+
+def test_version_is_fast_path_without_heavy_imports() -> None:
+    code = (
+        "import sys; from cursorish.cli import main; "
+        "rc = main(['--version']) if False else 0; "
+        "import cursorish.cli; "
+        "print(sorted(m for m in ('litellm','llama_cpp','textual','git','sqlite_utils') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(["python", "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
