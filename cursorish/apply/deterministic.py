@@ -6,6 +6,7 @@ the router can hand the sketch to the model engine instead.
 
 from __future__ import annotations
 
+from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language, detect_language
 from cursorish.apply.lazy import RefusedMerge, merge_lazy
 from cursorish.apply.lines import SourceFile
@@ -32,6 +33,13 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
             return Refused("the sketch is empty", ENGINE, fmt)
         source = SourceFile.from_text(original)
         text, fmt = _dispatch(fmt, source, original, lines, lang)
+        if text == original or text.rstrip() == original.rstrip():
+            return Refused(
+                "the merge leaves the file unchanged: the sketch's code already occurs in it, "
+                "so it was likely placed at the wrong copy",
+                ENGINE,
+                fmt,
+            )
         problem = new_errors(original, text, lang.name) if lang.has_grammar else None
         if problem:
             return Refused(problem, ENGINE, fmt)
@@ -53,8 +61,7 @@ def _dispatch(
         return merge_udiff(source, lines), fmt
     if fmt == "lazy":
         result = merge_lazy(source, lines, lang)
-        from cursorish.apply.guard import check_deletions
-
-        check_deletions(source, original, lines, result.deleted, lang)
-        return source.render(result.pieces), fmt
+        text = source.render(result.pieces)
+        check_deletions(source, original, text, lines, result.deleted, lang)
+        return text, fmt
     return merge_plain(source, original, lines, lang)

@@ -2,12 +2,72 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from cursorish.apply.languages import Language
+from cursorish.apply.lazy import RefusedMerge
 from cursorish.apply.lines import SourceFile
+from cursorish.apply.structure import Definition, definitions
+
+_UNSTRUCTURED_LIMIT = 25  # deleted non-blank lines in one run, where there is no grammar
+_SMALL_DEFINITION = 2  # lines: one-line definitions (a field, a constant) may go unmentioned
+_HEADER = re.compile(
+    r"\b(def|class|func|function|fn|type|interface|struct|enum|trait|impl|module|const|let|var|"
+    r"static|public|private|protected|async)\b|^\s*\w+\s*\([^)]*\)\s*[{:]"
+)
 
 
 def check_deletions(
-    source: SourceFile, original: str, sketch: list[str], deleted: list[int], lang: Language
+    source: SourceFile,
+    original: str,
+    merged: str,
+    sketch: list[str],
+    deleted: list[int],
+    lang: Language,
 ) -> None:
-    """Raise `RefusedMerge` when the deleted lines hold something the sketch never mentions."""
-    return None
+    """Raise `RefusedMerge` when the merge loses a definition the sketch never mentions (or,
+    without a grammar, deletes a long run of lines the sketch does not show).
+
+    A renamed definition counts as lost too: telling a rename from a misplaced copy of similar
+    code is what the model engine is for.
+    """
+    if not lang.has_grammar:
+        _check_runs(source, set(deleted))
+        return
+    before = definitions(original, lang.name)
+    big = [d for d in before if d.end - d.start + 1 > _SMALL_DEFINITION]
+    if not big:
+        return
+    after = Counter((d.kind, d.name) for d in definitions(merged, lang.name))
+    wanted = Counter((d.kind, d.name) for d in before)
+    headers = [line for line in sketch if _HEADER.search(line)]
+    for definition in big:
+        ident = (definition.kind, definition.name)
+        if after[ident] >= wanted[ident]:
+            continue
+        if not _mentioned(definition, headers):
+            raise RefusedMerge(
+                f"the merge would delete {definition.kind.replace('_', ' ')} "
+                f"{definition.name!r} (original lines {definition.start + 1}-"
+                f"{definition.end + 1}), which the sketch never mentions"
+            )
+
+
+def _mentioned(definition: Definition, headers: list[str]) -> bool:
+    named = re.compile(rf"(?<!\w){re.escape(definition.name)}(?!\w)")
+    return any(named.search(line) for line in headers)
+
+
+def _check_runs(source: SourceFile, gone: set[int]) -> None:
+    run = 0
+    for j, line in enumerate(source.lines):
+        if j not in gone:
+            run = 0
+        elif line.strip():
+            run += 1
+        if run > _UNSTRUCTURED_LIMIT:
+            raise RefusedMerge(
+                f"the merge would delete more than {_UNSTRUCTURED_LIMIT} lines around original "
+                f"line {j + 1} that the sketch does not show"
+            )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import Chunk, LazySketch, RefusedMerge, merge_lazy_sketch
 from cursorish.apply.lines import SourceFile, key
@@ -19,10 +20,9 @@ def merge_plain(
         return source.render([(line, None) for line in lines]), "whole"
     sketch = LazySketch([Chunk(lines, 0, None)], True, True, 0)
     result = merge_lazy_sketch(source, sketch, lang)
-    from cursorish.apply.guard import check_deletions
-
-    check_deletions(source, original, lines, result.deleted, lang)
-    return source.render(result.pieces), "snippet"
+    text = source.render(result.pieces)
+    check_deletions(source, original, text, lines, result.deleted, lang)
+    return text, "snippet"
 
 
 def _is_whole(source: SourceFile, lines: list[str]) -> bool:
