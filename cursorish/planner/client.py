@@ -587,8 +587,9 @@ def _status(exc: BaseException) -> int | None:
 
 def _detail(exc: BaseException) -> str:
     text = str(getattr(exc, "message", None) or exc).strip()
-    text = _PREFIX.sub("", text).strip()
-    text = text.split(" Original exception:", 1)[0].split("\n", 1)[0]
+    while (stripped := _PREFIX.sub("", text, count=1).strip()) != text:
+        text = stripped  # litellm nests them: "litellm.X: X: OpenAIException - ..."
+    text = text.split(" Original exception:", 1)[0].split("\n", 1)[0].rstrip(". ")
     return text if len(text) <= 300 else text[:299] + "…"
 
 

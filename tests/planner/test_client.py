@@ -371,3 +371,83 @@ def test_importing_the_client_does_not_import_litellm() -> None:
         check=True,
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_local_endpoint_bypasses_a_configured_proxy(
+    scripted_server: ServerFactory, make_planner: PlannerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    dead_proxy = "http://127.0.0.1:9"  # nothing listens there: going through it would fail
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.setenv(var, dead_proxy)
+    server = scripted_server([{"content": "direct"}])
+    for stream in (True, False):
+        assert run(make_planner(server, stream=stream, max_retries=0), user()).content == "direct"
+    assert "127.0.0.1" in os.environ["NO_PROXY"].split(",")
+
+
+def test_non_streaming_text_reaches_on_text_once(
+    scripted_server: ServerFactory, make_planner: PlannerFactory
+) -> None:
+    server = scripted_server([{"content": "whole answer"}])
+    pieces: list[str] = []
+    run(make_planner(server, stream=False), user(), on_text=pieces.append)
+    assert pieces == ["whole answer"]
+
+
+def test_a_failing_on_text_callback_is_raised_as_is_and_not_retried(
+    scripted_server: ServerFactory, make_planner: PlannerFactory
+) -> None:
+    server = scripted_server([{"content": "some text"}])
+
+    def broken(_: str) -> None:
+        raise KeyError("ui bug")
+
+    with pytest.raises(KeyError, match="ui bug"):
+        run(make_planner(server), user(), on_text=broken)
+    assert len(server.requests) == 1
+
+
+QUIET_SCRIPT = """
+import asyncio
+from cursorish.planner.client import Planner, PlannerError, PlannerSettings
+from cursorish.planner.scripted_server import ScriptedServer
+
+turns = [
+    {"error": {"status": 500, "times": 1}, "content": "ok"},
+    {"malformed": True},
+    {"error": {"status": 401, "times": -1}},
+    {"delay_s": 2.0},
+]
+
+async def main(url):
+    for n in range(len(turns)):
+        history = [{"role": "user", "content": "x"}]
+        history += [{"role": "assistant", "content": "a"}, {"role": "user", "content": "y"}] * n
+        for stream in (True, False):
+            settings = PlannerSettings(model="scripted", api_base=url, max_retries=1,
+                                       backoff_base_s=0.01, timeout_s=0.2, stream=stream)
+            try:
+                await Planner(settings).complete(history, [])
+            except PlannerError:
+                pass
+
+with ScriptedServer(turns) as server:
+    asyncio.run(main(server.base_url))
+print("done")
+"""
+
+
+def test_litellm_prints_nothing_on_failures() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", QUIET_SCRIPT],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout == "done\n"
+    assert out.stderr == ""
