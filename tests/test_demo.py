@@ -1,0 +1,62 @@
+"""`cursorish demo`: the whole pipeline on a sample repo with a replayed planner, no key needed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cursorish.cli import main
+from cursorish.demo import REPLAY_NOTICE
+from tests.conftest import git
+
+
+@pytest.fixture(autouse=True)
+def clean_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
+    monkeypatch.delenv("CURSORISH_PLANNER", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "")
+
+
+def test_demo_produces_branches_with_real_commits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "sample"
+    assert main(["demo", "--dir", str(target), "--latency", "0"]) == 0
+    out = capsys.readouterr().out
+    assert REPLAY_NOTICE in out and "How to review" in out
+    branches = git(target, "branch", "--list", "cursorish/*", "--format=%(refname:short)").split()
+    assert len(branches) == 2
+    changed = {b: git(target, "diff", "--name-only", f"main..{b}").split() for b in branches}
+    assert sorted(map(tuple, changed.values())) == [
+        ("app/cli.py", "tests/test_cli.py"),
+        ("web/format.js",),
+    ]
+    cli = next(b for b, files in changed.items() if "app/cli.py" in files)
+    merged = git(target, "show", f"{cli}:app/cli.py")
+    assert '"""Command-line entry point of the sample app."""' in merged
+    assert "--verbose" in merged and "import sys" in merged
+    js = next(b for b, files in changed.items() if "web/format.js" in files)
+    assert "function shout(text)" in git(target, "show", f"{js}:web/format.js")
+    assert git(target, "status", "--porcelain") == ""
+
+
+def test_demo_json_mode_ends_with_a_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--dir", str(tmp_path / "s"), "--latency", "0", "--json"]) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out.strip().splitlines()[-1])
+    assert summary["event"] == "summary"
+    assert [a["status"] for a in summary["agents"]] == ["done", "done"]
+    assert "REPLAY" in captured.err
+
+
+def test_demo_refuses_a_non_empty_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "x.txt").write_text("mine\n")
+    assert main(["demo", "--dir", str(tmp_path)]) == 2
+    assert "not empty" in capsys.readouterr().err
+    assert (tmp_path / "x.txt").read_text() == "mine\n"
