@@ -1,1 +1,1 @@
-"""TODO"""
+"""The planner: a litellm client (streaming, tool calls, retries) and a scripted local server."""
