@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from typing import Any
@@ -82,4 +83,106 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
             f"p50 {summary['p50_ms']} ms, p95 {summary['p95_ms']} ms"
         )
     sys.stdout.flush()
+    return 0
+
+
+def _read_bytes(path: str, what: str) -> bytes:
+    from cursorish.errors import CursorishError, ExitCode
+
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError as error:
+        raise CursorishError(f"{what} {path!r} does not exist", ExitCode.BAD_ARGS) from error
+    except IsADirectoryError as error:
+        raise CursorishError(f"{what} {path!r} is a directory", ExitCode.BAD_ARGS) from error
+    except OSError as error:
+        raise CursorishError(f"cannot read {what} {path!r}: {error.strerror}", ExitCode.BAD_ARGS) from error
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    """Merge a sketch into a file; print the result (or write it with -o); exit 3 on refusal."""
+    import os
+
+    from cursorish.apply.router import apply_sketch
+    from cursorish.apply.textio import decode_source, encode_source, is_binary, write_atomic
+    from cursorish.errors import CursorishError, ExitCode
+
+    try:
+        data = _read_bytes(args.original, "original file")
+        sketch_data = _read_bytes(args.sketch, "sketch file")
+    except CursorishError as error:
+        print(f"cursorish apply: {error.message}", file=sys.stderr)
+        return int(error.exit_code)
+    if is_binary(data):
+        print(
+            f"cursorish apply: {args.original} is a binary file (it contains NUL bytes); "
+            "refusing to merge into it",
+            file=sys.stderr,
+        )
+        return int(ExitCode.APPLY_REFUSED)
+    original = decode_source(data)
+    sketch = sketch_data.decode("utf-8", "surrogateescape")
+    path = getattr(args, "path", None) or os.path.basename(args.original)
+    engine = getattr(args, "engine", "auto") or "auto"
+    outcome = apply_sketch(original, sketch, path=path, engine=engine)
+    if not isinstance(outcome, Merged):
+        print(f"cursorish apply: refused ({outcome.engine}): {outcome.reason}", file=sys.stderr)
+        return int(ExitCode.APPLY_REFUSED)
+    encoded = encode_source(outcome.text)
+    output = getattr(args, "output", None)
+    if output and output != "-":
+        try:
+            write_atomic(output, encoded)
+        except OSError as error:
+            print(f"cursorish apply: cannot write {output!r}: {error.strerror}", file=sys.stderr)
+            return int(ExitCode.BAD_ARGS)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(encoded)
+        sys.stdout.buffer.flush()
+    return int(ExitCode.OK)
+
+
+def cmd_bench_apply(args: argparse.Namespace) -> int:
+    """Time the deterministic merge on generated files of several sizes."""
+    from cursorish.apply.bench import generate_file, make_sketch
+    from cursorish.apply.deterministic import merge
+
+    as_json = bool(getattr(args, "json", False))
+    repeat = int(getattr(args, "repeat", 30) or 30)
+    sizes = [int(x) for x in getattr(args, "sizes", None) or (100, 500, 2500, 10000)]
+    rows: list[dict[str, Any]] = []
+    for size in sizes:
+        original = generate_file(size, seed=size)
+        sketch = make_sketch(original, edits=3, seed=size)
+        times: list[float] = []
+        merged_ok = True
+        for _ in range(repeat):
+            started = time.perf_counter()
+            outcome = merge(original, sketch, path="bench.py")
+            times.append((time.perf_counter() - started) * 1000)
+            merged_ok = merged_ok and isinstance(outcome, Merged)
+        median = statistics.median(times)
+        row = {
+            "lines": size,
+            "chars": len(original),
+            "median_ms": round(median, 2),
+            "p95_ms": round(_percentile(times, 0.95), 2),
+            "chars_per_s": round(len(original) / (median / 1000)) if median else 0,
+            "merged": merged_ok,
+        }
+        rows.append(row)
+        if as_json:
+            print(json.dumps(row))
+        else:
+            print(
+                f"{size:>6} lines  median {row['median_ms']:7.2f} ms  p95 {row['p95_ms']:7.2f} ms  "
+                f"{row['chars_per_s']:>12,} chars/s  {'merged' if merged_ok else 'REFUSED'}"
+            )
+    summary = {"repeat": repeat, "sizes": rows}
+    if as_json:
+        print(json.dumps(summary))
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import RefusedMerge
@@ -35,23 +34,20 @@ def check_deletions(
     if not lang.has_grammar:
         _check_runs(source, set(deleted))
         return
-    before = definitions(original, lang.name)
-    big = [d for d in before if d.end - d.start + 1 > _SMALL_DEFINITION]
-    if not big:
+    gone = set(deleted)
+    if not gone:
         return
-    after = Counter((d.kind, d.name) for d in definitions(merged, lang.name))
-    wanted = Counter((d.kind, d.name) for d in before)
     headers = [line for line in sketch if _HEADER.search(line)]
-    for definition in big:
-        ident = (definition.kind, definition.name)
-        if after[ident] >= wanted[ident]:
+    for definition in definitions(original, lang.name):
+        if definition.end - definition.start + 1 <= _SMALL_DEFINITION:
             continue
-        if not _mentioned(definition, headers):
-            raise RefusedMerge(
-                f"the merge would delete {definition.kind.replace('_', ' ')} "
-                f"{definition.name!r} (original lines {definition.start + 1}-"
-                f"{definition.end + 1}), which the sketch never mentions"
-            )
+        if definition.start not in gone or _mentioned(definition, headers):
+            continue
+        raise RefusedMerge(
+            f"the merge would delete {definition.kind.replace('_', ' ')} "
+            f"{definition.name!r} (original lines {definition.start + 1}-"
+            f"{definition.end + 1}), which the sketch never mentions"
+        )
 
 
 def _mentioned(definition: Definition, headers: list[str]) -> bool:

@@ -111,7 +111,12 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
         # Planners indent a marker like the line before it, after it, or the code it hides.
         last = next(x for x in reversed(before.lines) if x.strip())
         first = next(x for x in chunk.lines if x.strip())
-        chunk.floor = min(chunk.marker_indent or 0, indent_width(last), indent_width(first))
+        marker = chunk.marker_indent or 0
+        if marker > indent_width(last):
+            # Indented past the line before it: the marker is inside the block that line opens.
+            chunk.floor = min(marker, indent_width(first))
+        else:
+            chunk.floor = min(marker, indent_width(last), indent_width(first))
     return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent)
 
 

@@ -46,6 +46,27 @@ _DEFINITION_KINDS = frozenset(
 _MAX_DEPTH = 3
 
 
+_CONTAINER_PARTS = (
+    "body",
+    "block",
+    "declaration_list",
+    "export",
+    "program",
+    "module",
+    "translation_unit",
+    "source_file",
+    "namespace",
+    "template_declaration",
+    "type_spec",
+    "variable_declarator",
+)
+
+
+def _is_container(kind: str) -> bool:
+    """Nodes that may hold definitions (class bodies, exports, namespaces), not code bodies."""
+    return any(part in kind for part in _CONTAINER_PARTS)
+
+
 @dataclass(frozen=True)
 class Definition:
     kind: str
@@ -90,7 +111,7 @@ def definitions(text: str, lang: str) -> list[Definition]:
             if name:
                 found.append(Definition(kind, name, node.start_point[0], node.end_point[0], depth))
             depth += 1
-        if depth < _MAX_DEPTH:
+        if depth < _MAX_DEPTH and (kind in _DEFINITION_KINDS or _is_container(kind)):
             stack.extend((child, depth) for child in node.named_children)
     found.sort(key=lambda d: (d.start, -d.end))
     return found
