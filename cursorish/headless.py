@@ -159,7 +159,7 @@ def run_headless(
     orchestrator = Orchestrator(repo, store, settings, printer)
     try:
         reports = asyncio.run(orchestrator.run(tasks))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         printer.clear()
         print(
             "interrupted: agent worktrees and branches are kept; see `cursorish agents`",
@@ -167,7 +167,16 @@ def run_headless(
         )
         return int(ExitCode.INTERRUPTED)
     printer.clear()
-    return print_reports(reports, repo.root, printer)
+    code = print_reports(reports, repo.root, printer)
+    if orchestrator.signalled:
+        # SIGINT/SIGTERM: every agent was cancelled and its work committed on its branch.
+        print(
+            "interrupted: the agents were cancelled; their work is committed on their "
+            "branches (resume with `cursorish agents resume ID`)",
+            file=printer.err,
+        )
+        return int(ExitCode.INTERRUPTED)
+    return code
 
 
 def print_reports(reports: list[AgentReport], repo_root: Path, printer: Printer) -> int:
@@ -191,17 +200,19 @@ def print_reports(reports: list[AgentReport], repo_root: Path, printer: Printer)
 
 def compare_reports(reports: list[AgentReport]) -> str:
     head = (
-        f"{'agent':8} {'status':17} {'files':>5} {'+':>6} {'-':>6} {'steps':>5} "
+        f"{'agent':8} {'status':17} {'files':>5} {'+':>6} {'-':>6} {'tests':>7} {'steps':>5} "
         f"{'tokens':>9} {'cost':>9} {'time':>7}"
     )
     rows = [head]
     for r in reports:
         added = sum(f.get("added") or 0 for f in r.files)
         removed = sum(f.get("deleted") or 0 for f in r.files)
+        # passed/run: test-runner commands the agent ran and how many exited 0
+        tests = f"{r.tests_passed}/{r.tests_run}" if r.tests_run else "-"
         rows.append(
             f"{r.agent_id:8} {r.status:17} {len(r.files):>5} {added:>6} {removed:>6} "
-            f"{r.steps:>5} {r.prompt_tokens + r.completion_tokens:>9,} ${r.cost_usd:>8.4f} "
-            f"{r.elapsed_s:>6.1f}s"
+            f"{tests:>7} {r.steps:>5} {r.prompt_tokens + r.completion_tokens:>9,} "
+            f"${r.cost_usd:>8.4f} {r.elapsed_s:>6.1f}s"
         )
     return "\n".join(rows)
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +33,18 @@ DONE, GAVE_UP, FAILED, BUDGET, CANCELLED = (
     "cancelled",
 )
 MAX_TEXT_ONLY_REPLIES = 2
+FINAL_STATES = frozenset({DONE, GAVE_UP, FAILED, BUDGET, CANCELLED})
+
+# A run_command that runs a test suite (counted for the best-of-N comparison).
+_TEST_RUNNER = re.compile(
+    r"(^|[\s/])(pytest|py\.test|unittest|tox|nox|jest|vitest|mocha|rspec|phpunit|ctest)\b"
+    r"|\b(npm|yarn|pnpm|bun|deno|go|cargo|mix|dotnet|mvn|gradle|make)\s+(run\s+)?(test|check)\b"
+)
+
+
+def is_test_command(command: str) -> bool:
+    """True when `command` looks like it runs a test suite (pytest, npm test, go test, ...)."""
+    return bool(_TEST_RUNNER.search(command))
 
 
 @dataclass
@@ -44,6 +58,8 @@ class AgentOutcome:
     cost_usd: float = 0.0
     changed_paths: list[str] = field(default_factory=list)
     budget: str = ""  # which budget ran out
+    tests_run: int = 0
+    tests_passed: int = 0
 
 
 class BudgetExceeded(Exception):
@@ -51,6 +67,15 @@ class BudgetExceeded(Exception):
         super().__init__(detail)
         self.which = which
         self.detail = detail
+
+
+class AgentCancelled(Exception):
+    """The agent was asked to stop (`cursorish agents cancel`, Ctrl-C); raised between steps."""
+
+
+# Called after every tool call that changed a file, with the tool name and the path: the
+# orchestrator commits a checkpoint on the agent branch there.
+CheckpointFn = Callable[[str, str], Awaitable[None]]
 
 
 class Agent:
@@ -68,6 +93,8 @@ class Agent:
         budgets: Budgets,
         emit: EventSink,
         context: str = "",
+        cancel_requested: Callable[[], bool] | None = None,
+        checkpoint: CheckpointFn | None = None,
     ) -> None:
         self.agent_id = agent_id
         self.task = task
@@ -78,8 +105,11 @@ class Agent:
         self.budgets = budgets
         self.emit = emit
         self.context = context
+        self.cancel_requested = cancel_requested
+        self.checkpoint = checkpoint
         self.outcome = AgentOutcome(status=FAILED)
         self._started = 0.0
+        self._inflight: asyncio.Future[Any] | None = None
 
     # -- state -------------------------------------------------------------------------------
 
@@ -110,6 +140,12 @@ class Agent:
         if b.max_wall_s and time.monotonic() - self._started >= b.max_wall_s:
             raise BudgetExceeded("time", f"time budget of {b.max_wall_s:.0f}s used up")
 
+    def _check_cancel(self) -> None:
+        if self.tools.ctx.cancel.is_set() or (
+            self.cancel_requested is not None and self.cancel_requested()
+        ):
+            raise AgentCancelled()
+
     def _remaining_wall(self) -> float | None:
         if not self.budgets.max_wall_s:
             return None
@@ -128,7 +164,10 @@ class Agent:
             for message in messages:
                 self.store.add_message(self.agent_id, message)
         else:
-            messages = _drop_dangling_tool_calls(messages)
+            answered = _drop_dangling_tool_calls(messages)
+            for message in answered[len(messages) :]:
+                self.store.add_message(self.agent_id, message)
+            messages = answered
             self.outcome.steps = sum(1 for m in messages if m.get("role") == "assistant")
         self.emit(Event("agent_started", self.agent_id, {"task": self.task, "resumed": resuming}))
         try:
@@ -138,13 +177,23 @@ class Agent:
             self.outcome.error = exc.detail
         except PlannerError as exc:
             self.outcome.status, self.outcome.error = FAILED, exc.message
+        except AgentCancelled:
+            self.outcome.status, self.outcome.error = CANCELLED, "cancelled"
         except asyncio.CancelledError:
-            self.tools.ctx.cancel.set()
+            self.tools.ctx.cancel.set()  # stops a running command (its process group is killed)
+            await self._settle_inflight()
             self.outcome.status, self.outcome.error = CANCELLED, "cancelled"
             self._finish_record()
             raise
         self._finish_record()
         return self.outcome
+
+    async def _settle_inflight(self) -> None:
+        """Wait for a tool thread still running after a cancel, so its write lands before the
+        final commit (a thread cannot be stopped; run_command sees the cancel event)."""
+        inflight = self._inflight
+        if inflight is not None and not inflight.done():
+            await asyncio.wait([inflight])
 
     def _finish_record(self) -> None:
         o = self.outcome
@@ -155,6 +204,8 @@ class Agent:
             summary=o.summary,
             error=o.error,
             exit_reason=o.budget or o.status,
+            tests_run=o.tests_run,
+            tests_passed=o.tests_passed,
             finished_at=now(),
         )
         self.emit(
@@ -168,6 +219,7 @@ class Agent:
     async def _loop(self, messages: list[dict[str, Any]]) -> None:
         text_only = 0
         while True:
+            self._check_cancel()
             self._check_budgets()
             self._state("planning", step=self.outcome.steps + 1)
             reply = await self._ask(messages)
@@ -191,13 +243,17 @@ class Agent:
                 continue
             text_only = 0
             for call in assistant["tool_calls"]:
+                self._check_cancel()
                 name = call["function"]["name"]
                 result = await self._run_tool(name, call["function"]["arguments"], call["id"])
                 tool_msg = {"role": "tool", "tool_call_id": call["id"], "content": result.text}
                 messages.append(tool_msg)
                 self.store.add_message(self.agent_id, tool_msg)
-                if result.changed_path and result.changed_path not in self.outcome.changed_paths:
-                    self.outcome.changed_paths.append(result.changed_path)
+                if result.changed_path:
+                    if result.changed_path not in self.outcome.changed_paths:
+                        self.outcome.changed_paths.append(result.changed_path)
+                    if self.checkpoint is not None:
+                        await self.checkpoint(name, result.changed_path)
                 if result.finished:
                     self.outcome.status = DONE if result.finish_status == "done" else GAVE_UP
                     self.outcome.summary = result.summary
@@ -284,8 +340,18 @@ class Agent:
             )
         )
         started = time.perf_counter()
-        result = await asyncio.to_thread(self.tools.call, name, arguments)
+        # Shielded: a cancel must not abandon a write half-way; _settle_inflight waits for it.
+        self._inflight = asyncio.ensure_future(asyncio.to_thread(self.tools.call, name, arguments))
+        result = await asyncio.shield(self._inflight)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
+        if result.command is not None and is_test_command(result.command):
+            self.outcome.tests_run += 1
+            self.outcome.tests_passed += int(result.exit_code == 0)
+            self.store.update_agent(
+                self.agent_id,
+                tests_run=self.outcome.tests_run,
+                tests_passed=self.outcome.tests_passed,
+            )
         self.store.add_tool_call(
             self.agent_id,
             step=self.outcome.steps,

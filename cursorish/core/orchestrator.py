@@ -1,27 +1,54 @@
 """The orchestrator: runs agents concurrently (asyncio), each in its own worktree and branch.
 
 It owns an agent's life from queued to committed: worktree creation and provisioning, the agent
-loop, the final commit on the agent branch, and the report the front ends print. It never
-touches the user's checkout.
+loop, checkpoints, the final commit on the agent branch, cancellation, resume, and the report
+the front ends print. It never touches the user's checkout.
+
+Crash safety. Every state change is written to the store as it happens, with this process's
+pid and start time as the agent's owner. After every tool call that changed a file, the
+worktree is committed on the agent branch as a *checkpoint*; when the agent ends (any end
+state: done, failed, cancelled, out of budget) the trailing checkpoints are squashed, in the
+agent's worktree only (`git reset --soft` + commit), into one final commit carrying the task,
+the summary and the status. So a `kill -9` loses at most the edit being written, the branch
+shows one commit per run once it ends, and `resume` continues in the same worktree and branch.
+
+Nothing blocking runs on the event loop for long: git, provisioning and tools run in threads
+(`asyncio.to_thread`); store writes are short WAL transactions.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from cursorish.core.agent import BUDGET, CANCELLED, DONE, FAILED, GAVE_UP, Agent, AgentOutcome
+from cursorish.core.agent import (
+    BUDGET,
+    CANCELLED,
+    DONE,
+    FAILED,
+    FINAL_STATES,
+    GAVE_UP,
+    Agent,
+    AgentOutcome,
+)
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets, Profile, project_instructions
 from cursorish.core.tools import ToolBox, ToolContext
-from cursorish.errors import ExitCode
+from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops.repo import RepoInfo
 from cursorish.planner.client import Planner, PlannerSettings
 from cursorish.store.db import Store, now
+
+T = TypeVar("T")
+CHECKPOINT_PREFIX = "cursorish checkpoint:"
+CANCEL_POLL_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -57,6 +84,10 @@ class AgentReport:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     elapsed_s: float = 0.0
+    tests_run: int = 0
+    tests_passed: int = 0
+    budget: str = ""  # which budget ran out
+    worktree_s: float = 0.0  # time to create and provision the worktree
 
     @property
     def exit_code(self) -> ExitCode:
@@ -84,6 +115,9 @@ class AgentReport:
             "completion_tokens": self.completion_tokens,
             "cost_usd": round(self.cost_usd, 6),
             "elapsed_s": round(self.elapsed_s, 2),
+            "tests_run": self.tests_run,
+            "tests_passed": self.tests_passed,
+            "budget": self.budget,
             "summary": self.summary,
             "error": self.error,
             "exit_code": int(self.exit_code),
@@ -96,6 +130,29 @@ def repo_overview(files: list[str], limit: int = 200) -> str:
     return f"Repository files ({len(files)}):\n{shown}{more}"
 
 
+async def settled(fn: Callable[..., T], *args: Any) -> T:
+    """Run `fn(*args)` in a thread and wait for it to finish even if cancelled meanwhile.
+
+    A thread cannot be stopped; returning early would let a commit or a worktree creation
+    race whatever comes next. A cancel that arrives meanwhile is re-raised afterwards.
+    """
+    future = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+    interrupted = False
+    while True:
+        try:
+            result = await asyncio.shield(future)
+            break
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                result = future.result()
+                interrupted = True
+                break
+            interrupted = True
+    if interrupted:
+        raise asyncio.CancelledError()
+    return result
+
+
 class Orchestrator:
     """Runs tasks as agents with a concurrency limit; every state change goes to the store."""
 
@@ -106,30 +163,37 @@ class Orchestrator:
         settings: RunSettings,
         emit: EventSink,
         planner_factory: Callable[[PlannerSettings], Planner] = Planner,
+        *,
+        provision_spec: Any = None,
+        handle_signals: bool = True,
     ) -> None:
+        from cursorish.core.lifecycle import owner_token
+
         self.repo = repo
         self.store = store
         self.settings = settings
         self.emit = emit
         self.planner_factory = planner_factory
+        self.provision_spec = provision_spec  # ProvisionSpec; None: load from the repo
+        self.handle_signals = handle_signals
+        self.signalled = False  # SIGINT/SIGTERM arrived: every agent was cancelled
         self._semaphore = asyncio.Semaphore(max(1, settings.concurrency))
+        self._tasks: dict[str, asyncio.Task[AgentReport]] = {}
+        self._agents: dict[str, Agent] = {}
+        self._cancelled: set[str] = set()
+        self._pid, self._start = owner_token()
+
+    # -- public ------------------------------------------------------------------------------
 
     async def run(self, tasks: list[str]) -> list[AgentReport]:
         """Run one agent per task (the same text repeated gives best-of-N) and report each."""
-        from cursorish.gitops.worktrees import branch_name, new_agent_id
-        from cursorish.store.paths import worktrees_dir
-
         base = self.repo.head_commit
-        slots: list[tuple[str, str, Path, str]] = []
+        jobs: list[tuple[str, str, Path, str]] = []
         task_ids: dict[str, int] = {}
         for text in tasks:
             if text not in task_ids:
                 task_ids[text] = self.store.create_task(text, str(self.repo.root))
-            agent_id = new_agent_id()
-            while self.store.agent(agent_id) is not None:
-                agent_id = new_agent_id()
-            dest = worktrees_dir(self.repo.git_common_dir) / agent_id
-            branch = branch_name(agent_id)
+            agent_id, dest, branch = self._allocate()
             self.store.create_agent(
                 agent_id=agent_id,
                 task_id=task_ids[text],
@@ -140,83 +204,378 @@ class Orchestrator:
                 planner_model=self.settings.planner.model,
                 apply_engine=self.settings.apply_engine,
             )
+            self.store.update_agent(agent_id, pid=self._pid, owner_start=self._start)
             self.emit(Event("queued", agent_id, {"task": text, "branch": branch}))
-            slots.append((agent_id, text, dest, branch))
-        return list(
-            await asyncio.gather(*(self._run_slot(a, t, d, b, base) for a, t, d, b in slots))
-        )
+            jobs.append((agent_id, text, dest, branch))
+        if (self.repo.root / ".gitmodules").is_file():
+            self.emit(
+                Event(
+                    "notice",
+                    None,
+                    {
+                        "message": "this repository has submodules: agent worktrees do not "
+                        "check them out (their directories are empty there)"
+                    },
+                )
+            )
+        for agent_id, text, dest, branch in jobs:
+            self._tasks[agent_id] = asyncio.create_task(
+                self._slot(AgentReport(agent_id, text, branch, str(dest), base, FAILED), branch)
+            )
+        return await self._supervise([self._tasks[a] for a, *_ in jobs])
 
-    async def _run_slot(
-        self, agent_id: str, task: str, dest: Path, branch: str, base: str
+    async def resume(self, agent_id: str) -> AgentReport:
+        """Continue an interrupted (or cancelled, failed, out-of-budget) agent from its
+        transcript, in its own worktree and branch, then commit."""
+        from cursorish.core.lifecycle import RESUMABLE_STATES, find_agent, is_interrupted
+
+        row = find_agent(self.store, agent_id)
+        agent_id = row["id"]
+        if row["state"] not in RESUMABLE_STATES and not is_interrupted(row):
+            raise CursorishError(
+                f"agent {agent_id} is {row['state']}; only an interrupted, cancelled, failed "
+                "or out-of-budget agent can be resumed",
+                ExitCode.BAD_ARGS,
+            )
+        if row.get("discarded_at"):
+            raise CursorishError(f"agent {agent_id} was discarded", ExitCode.BAD_ARGS)
+        task = self.store.task(row["task_id"]) if row.get("task_id") else None
+        text = str(task["text"]) if task else ""
+        dest = Path(row["worktree"])
+        await asyncio.to_thread(self._reattach_worktree, dest, row["branch"], agent_id)
+        self.store.update_agent(
+            agent_id,
+            pid=self._pid,
+            owner_start=self._start,
+            cancel_requested=0,
+            state="starting",
+            error="",
+            finished_at=None,
+        )
+        report = AgentReport(agent_id, text, row["branch"], str(dest), row["base_commit"], FAILED)
+        prior = AgentOutcome(
+            status=FAILED,
+            prompt_tokens=int(row["prompt_tokens"] or 0),
+            completion_tokens=int(row["completion_tokens"] or 0),
+            cost_usd=float(row["cost_usd"] or 0.0),
+            tests_run=int(row.get("tests_run") or 0),
+            tests_passed=int(row.get("tests_passed") or 0),
+        )
+        self._tasks[agent_id] = asyncio.create_task(
+            self._slot(report, row["branch"], resume=self.store.messages(agent_id), prior=prior)
+        )
+        (result,) = await self._supervise([self._tasks[agent_id]])
+        return result
+
+    def cancel(self, agent_id: str) -> bool:
+        """Cancel one running or queued agent of this process; False if it is not ours."""
+        task = self._tasks.get(agent_id)
+        if task is None or task.done() or agent_id in self._cancelled:
+            return False
+        self._cancelled.add(agent_id)
+        agent = self._agents.get(agent_id)
+        if agent is not None:
+            agent.tools.ctx.cancel.set()  # a running command's process group is killed
+        self.emit(Event("cancelling", agent_id, {}))
+        task.cancel()
+        return True
+
+    def cancel_all(self) -> None:
+        for agent_id in list(self._tasks):
+            self.cancel(agent_id)
+
+    # -- supervision -------------------------------------------------------------------------
+
+    async def _supervise(self, tasks: list[asyncio.Task[AgentReport]]) -> list[AgentReport]:
+        loop = asyncio.get_running_loop()
+        installed = self._install_signals(loop)
+        poller = asyncio.create_task(self._poll_cancel_requests())
+        try:
+            return list(await asyncio.gather(*tasks))
+        finally:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await poller
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            if installed:
+                # A late `agents cancel` must not kill this process by SIGUSR1's default action.
+                with contextlib.suppress(ValueError, OSError):
+                    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+
+    def _install_signals(self, loop: asyncio.AbstractEventLoop) -> list[int]:
+        from cursorish.core.lifecycle import CANCEL_SIGNAL
+
+        if not self.handle_signals:
+            return []
+        installed: list[int] = []
+        handlers = {
+            signal.SIGINT: self._on_interrupt,
+            signal.SIGTERM: self._on_interrupt,
+            CANCEL_SIGNAL: self._check_cancel_requests,
+        }
+        for sig, handler in handlers.items():
+            try:
+                loop.add_signal_handler(sig, handler)
+                installed.append(sig)
+            except (ValueError, RuntimeError, NotImplementedError):
+                break  # not the main thread: the caller handles signals itself
+        return installed
+
+    def _on_interrupt(self) -> None:
+        if self.signalled:
+            # A second Ctrl-C: stop now. Checkpoints are on the branches; the agents show
+            # as interrupted and can be resumed.
+            os._exit(int(ExitCode.INTERRUPTED))
+        self.signalled = True
+        self.emit(Event("notice", None, {"message": "cancelling all agents (again to force)"}))
+        self.cancel_all()
+
+    def _check_cancel_requests(self) -> None:
+        for agent_id, task in list(self._tasks.items()):
+            if task.done() or agent_id in self._cancelled:
+                continue
+            row = self.store.agent(agent_id)
+            if row is not None and row.get("cancel_requested"):
+                self.cancel(agent_id)
+
+    async def _poll_cancel_requests(self) -> None:
+        while True:
+            await asyncio.sleep(CANCEL_POLL_S)
+            with contextlib.suppress(Exception):
+                self._check_cancel_requests()
+
+    def _cancel_flag(self, agent_id: str) -> Callable[[], bool]:
+        def requested() -> bool:
+            if agent_id in self._cancelled:
+                return True
+            row = self.store.agent(agent_id)
+            return bool(row and row.get("cancel_requested"))
+
+        return requested
+
+    # -- one agent ---------------------------------------------------------------------------
+
+    def _allocate(self) -> tuple[str, Path, str]:
+        """A fresh agent id whose row, branch and worktree directory are all unused."""
+        from cursorish.gitops.repo import branch_exists
+        from cursorish.gitops.worktrees import branch_name, new_agent_id
+        from cursorish.store.paths import worktrees_dir
+
+        parent = worktrees_dir(self.repo.git_common_dir)
+        while True:
+            agent_id = new_agent_id()
+            dest, branch = parent / agent_id, branch_name(agent_id)
+            if (
+                self.store.agent(agent_id) is None
+                and not dest.exists()
+                and not branch_exists(self.repo.root, branch)
+            ):
+                return agent_id, dest, branch
+
+    async def _slot(
+        self,
+        report: AgentReport,
+        branch: str,
+        *,
+        resume: list[dict[str, Any]] | None = None,
+        prior: AgentOutcome | None = None,
     ) -> AgentReport:
-        async with self._semaphore:
-            return await self._run_agent(agent_id, task, dest, branch, base)
+        report.branch = branch
+        agent_id = report.agent_id
+        started = time.monotonic()
+        try:
+            async with self._semaphore:
+                await self._run_agent(report, resume, prior)
+        except asyncio.CancelledError:
+            # Cancelled while queued or setting up (the agent loop records its own cancel).
+            report.status, report.error = CANCELLED, report.error or "cancelled"
+            row = self.store.agent(agent_id)
+            if row is not None and row["state"] not in FINAL_STATES:
+                self.store.update_agent(
+                    agent_id,
+                    state=CANCELLED,
+                    error="cancelled",
+                    exit_reason=CANCELLED,
+                    finished_at=now(),
+                )
+                self.emit(Event("agent_finished", agent_id, {"status": CANCELLED}))
+        finally:
+            report.elapsed_s = time.monotonic() - started
+            self._agents.pop(agent_id, None)
+        task = asyncio.current_task()
+        if task is not None:
+            while task.cancelling():
+                task.uncancel()
+        return report
 
     async def _run_agent(
-        self, agent_id: str, task: str, dest: Path, branch: str, base: str
-    ) -> AgentReport:
-        from cursorish.gitops.worktrees import commit_all, create_worktree, tracked_files
+        self,
+        report: AgentReport,
+        resume: list[dict[str, Any]] | None,
+        prior: AgentOutcome | None,
+    ) -> None:
+        from cursorish.gitops.worktrees import tracked_files
 
-        started = time.monotonic()
-        report = AgentReport(agent_id, task, branch, str(dest), base, status=FAILED)
+        agent_id, dest = report.agent_id, Path(report.worktree)
         self.store.update_agent(agent_id, state="starting", started_at=now())
+        if resume is None:
+            t0 = time.monotonic()
+            if not await self._prepare_worktree(report):
+                return
+            report.worktree_s = time.monotonic() - t0
+        agent = self._make_agent(agent_id, report.task, dest)
+        self._agents[agent_id] = agent
+        if prior is not None:
+            agent.outcome = prior
+        if resume is None:
+            files = await asyncio.to_thread(tracked_files, dest)
+            agent.context = _context_for(dest, files)
+        cancelled: asyncio.CancelledError | None = None
         try:
-            await asyncio.to_thread(
-                create_worktree,
-                self.repo,
-                agent_id=agent_id,
-                base_commit=base,
-                dest=dest,
-                branch=branch,
-            )
+            await agent.run(resume)
+        except asyncio.CancelledError as exc:
+            cancelled = exc  # agent.run recorded the cancel; commit the work below
         except Exception as exc:
-            message = getattr(exc, "message", str(exc))
-            report.error = f"cannot create worktree: {message}"
-            self.store.update_agent(agent_id, state=FAILED, error=report.error, finished_at=now())
-            self.emit(Event("agent_finished", agent_id, {"status": FAILED, "error": report.error}))
-            return report
-        self.emit(Event("worktree_ready", agent_id, {"worktree": str(dest), "branch": branch}))
-        agent = self._make_agent(agent_id, task, dest)
-        files = await asyncio.to_thread(tracked_files, dest)
-        agent.context = _context_for(dest, files)
-        outcome: AgentOutcome
-        try:
-            outcome = await agent.run()
-        except Exception as exc:
-            outcome = agent.outcome
-            outcome.status, outcome.error = FAILED, f"internal error: {exc!r}"
-            self.store.update_agent(agent_id, state=FAILED, error=outcome.error, finished_at=now())
-            self.emit(Event("agent_finished", agent_id, {"status": FAILED, "error": outcome.error}))
-        finally:
-            # Even a cancelled or failed agent keeps its work: commit what reached the worktree.
-            commit = await asyncio.to_thread(
-                commit_all, dest, _commit_message(task, agent_id, agent.outcome)
+            agent.outcome.status, agent.outcome.error = FAILED, f"internal error: {exc!r}"
+            self.store.update_agent(
+                agent_id, state=FAILED, error=agent.outcome.error, finished_at=now()
             )
-            report.commit = commit
-        report.status = outcome.status
-        report.summary, report.error = outcome.summary, outcome.error
-        report.steps = outcome.steps
+            self.emit(
+                Event("agent_finished", agent_id, {"status": FAILED, "error": agent.outcome.error})
+            )
+        outcome = agent.outcome
+        report.status, report.summary, report.error = outcome.status, outcome.summary, outcome.error
+        report.steps, report.budget = outcome.steps, outcome.budget
         report.prompt_tokens, report.completion_tokens = (
             outcome.prompt_tokens,
             outcome.completion_tokens,
         )
         report.cost_usd = outcome.cost_usd
-        report.files = await asyncio.to_thread(self._file_stats, dest, base)
+        report.tests_run, report.tests_passed = outcome.tests_run, outcome.tests_passed
+        # Even a cancelled or failed agent keeps its work: commit what reached the worktree.
+        message = _commit_message(report.task, agent_id, outcome)
+        try:
+            report.commit = await settled(finalize_branch, dest, report.base_commit, message)
+            report.files = await settled(file_stats, dest, report.base_commit)
+        except asyncio.CancelledError:
+            pass  # the commit itself finished (settled waits for it)
+        except CursorishError as exc:
+            report.error = (report.error + "; " if report.error else "") + (
+                f"could not commit: {exc.message}"
+            )
         if report.status == DONE and not report.files:
             report.status = GAVE_UP
             report.error = "the agent finished without changing any file"
             self.store.update_agent(agent_id, state=GAVE_UP, error=report.error)
-        report.elapsed_s = time.monotonic() - started
-        self.emit(Event("committed", agent_id, {"commit": commit, "branch": branch}))
-        return report
+        self.emit(Event("committed", agent_id, {"commit": report.commit, "branch": report.branch}))
+        if cancelled is not None:
+            raise cancelled
 
-    def _file_stats(self, dest: Path, base: str) -> list[dict[str, Any]]:
-        from cursorish.gitops.diffs import diff_stats
+    async def _prepare_worktree(self, report: AgentReport) -> bool:
+        """Create and provision the worktree; on failure record it and return False."""
+        from cursorish.core.provision import SetupFailed, load_spec, provision
 
-        return [
-            {"path": s.path, "added": s.added, "deleted": s.deleted, "status": s.status}
-            for s in diff_stats(dest, base, "HEAD")
-        ]
+        agent_id, dest = report.agent_id, Path(report.worktree)
+        try:
+            await settled(self._create_worktree, agent_id, dest, report.branch, report.base_commit)
+        except CursorishError as exc:
+            self._fail(report, f"cannot create the worktree: {exc.message}")
+            return False
+        self.emit(
+            Event("worktree_ready", agent_id, {"worktree": str(dest), "branch": report.branch})
+        )
+        self.store.update_agent(agent_id, state="provisioning")
+        try:
+            spec = self.provision_spec or await asyncio.to_thread(load_spec, self.repo.root)
+            result = await settled(provision, self.repo.root, dest, spec)
+        except SetupFailed as exc:
+            setup = exc.result.setup
+            self.store.update_agent(agent_id, setup_output=setup.output if setup else "")
+            self._fail(report, exc.message)
+            return False
+        except CursorishError as exc:
+            self._fail(report, f"cannot provision the worktree: {exc.message}")
+            return False
+        if result.setup is not None:
+            self.store.update_agent(agent_id, setup_output=result.setup.output)
+        self.emit(
+            Event(
+                "provisioned",
+                agent_id,
+                {
+                    "copied": result.copied,
+                    "setup_exit": result.setup.exit_code if result.setup else None,
+                },
+            )
+        )
+        return True
+
+    def _fail(self, report: AgentReport, error: str) -> None:
+        report.status, report.error = FAILED, error
+        self.store.update_agent(
+            report.agent_id, state=FAILED, error=error, exit_reason=FAILED, finished_at=now()
+        )
+        self.emit(Event("agent_finished", report.agent_id, {"status": FAILED, "error": error}))
+
+    def _create_worktree(self, agent_id: str, dest: Path, branch: str, base: str) -> None:
+        """`git worktree add`; if it fails half-way, leave no directory, record or branch."""
+        import shutil
+
+        from cursorish.gitops._git import run_git
+        from cursorish.gitops.repo import branch_exists
+        from cursorish.gitops.worktrees import create_worktree
+
+        had_branch = branch_exists(self.repo.root, branch)
+        try:
+            create_worktree(
+                self.repo, agent_id=agent_id, base_commit=base, dest=dest, branch=branch
+            )
+        except BaseException:
+            if dest.exists() and not had_branch:
+                shutil.rmtree(dest, ignore_errors=True)
+            with contextlib.suppress(CursorishError):
+                run_git(self.repo.root, "worktree", "prune")
+                if not had_branch and branch_exists(self.repo.root, branch):
+                    run_git(self.repo.root, "branch", "-D", "--end-of-options", branch)
+            raise
+
+    def _reattach_worktree(self, dest: Path, branch: str, agent_id: str) -> None:
+        """Make sure the agent's worktree exists on its branch (re-adding it if it is gone)."""
+        from cursorish.core.lifecycle import git_worktrees
+        from cursorish.gitops._git import GitError, run_git
+        from cursorish.gitops.repo import branch_exists
+
+        known = git_worktrees(self.repo)
+        real = Path(os.path.realpath(dest))
+        if real in known and dest.is_dir():
+            if known[real] != branch:
+                raise CursorishError(
+                    f"the worktree {dest} of agent {agent_id} is not on its branch {branch} "
+                    f"(it is on {known[real] or 'a detached HEAD'}); check it out there first",
+                    ExitCode.BAD_ARGS,
+                )
+            return
+        if not branch_exists(self.repo.root, branch):
+            raise CursorishError(
+                f"agent {agent_id} cannot be resumed: its worktree {dest} and its branch "
+                f"{branch} are both gone",
+                ExitCode.BAD_ARGS,
+            )
+        for path, other in known.items():
+            if other == branch:
+                raise CursorishError(
+                    f"agent {agent_id} cannot be resumed: its branch {branch} is checked out in "
+                    f"{path}; switch that checkout to another branch first",
+                    ExitCode.BAD_ARGS,
+                )
+        run_git(self.repo.root, "worktree", "prune")
+        try:
+            run_git(self.repo.root, "worktree", "add", "--quiet", str(dest), branch)
+        except GitError as exc:
+            raise CursorishError(
+                f"cannot re-create the worktree of agent {agent_id}: {exc.stderr.strip()}"
+            ) from None
 
     def _make_agent(self, agent_id: str, task: str, dest: Path) -> Agent:
         s = self.settings
@@ -234,6 +593,12 @@ class Orchestrator:
         instructions = project_instructions(dest)
         if instructions:
             system += f"\n\n# Project instructions\n{instructions}"
+
+        async def checkpoint(tool: str, path: str) -> None:
+            sha = await settled(commit_checkpoint, dest, f"{CHECKPOINT_PREFIX} {tool} {path}")
+            if sha:
+                self.emit(Event("checkpoint", agent_id, {"commit": sha, "path": path}))
+
         return Agent(
             agent_id=agent_id,
             task=task,
@@ -243,7 +608,54 @@ class Orchestrator:
             store=self.store,
             budgets=s.budgets,
             emit=self.emit,
+            cancel_requested=self._cancel_flag(agent_id),
+            checkpoint=checkpoint,
         )
+
+
+# -- git steps (run in threads) -------------------------------------------------------------
+
+
+def commit_checkpoint(dest: Path, message: str) -> str | None:
+    from cursorish.gitops.worktrees import commit_all
+
+    return commit_all(dest, message)
+
+
+def finalize_branch(dest: Path, base: str, message: str) -> str | None:
+    """Commit what is left, then squash this run's trailing checkpoint commits into one commit.
+
+    Only checkpoint commits are squashed (a commit the user made on the branch in review is
+    kept). Returns the branch's final commit when the branch moved past `base`, else None.
+    """
+    from cursorish.gitops._git import git_out, run_git
+    from cursorish.gitops.worktrees import commit_all, commit_staged
+
+    commit_all(dest, f"{CHECKPOINT_PREFIX} final")
+    _, out, _ = run_git(dest, "log", "--format=%H%x00%P%x00%s%x1e", f"{base}..HEAD")
+    squash_to: str | None = None
+    for record in out.decode("utf-8", "replace").split("\x1e"):
+        parts = record.strip().split("\x00")
+        if len(parts) < 3:
+            continue
+        _sha, parents, subject = parts
+        if not subject.startswith(CHECKPOINT_PREFIX) or len(parents.split()) != 1:
+            break
+        squash_to = parents
+    if squash_to is not None:
+        run_git(dest, "reset", "--soft", "--quiet", squash_to)
+        commit_staged(dest, message)
+    head = git_out(dest, "rev-parse", "HEAD")
+    return None if head == base else head
+
+
+def file_stats(dest: Path, base: str) -> list[dict[str, Any]]:
+    from cursorish.gitops.diffs import diff_stats
+
+    return [
+        {"path": s.path, "added": s.added, "deleted": s.deleted, "status": s.status}
+        for s in diff_stats(dest, base, "HEAD")
+    ]
 
 
 def _context_for(dest: Path, files: list[str]) -> str:

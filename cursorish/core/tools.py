@@ -126,6 +126,8 @@ class ToolResult:
     finish_status: str = ""
     summary: str = ""
     changed_path: str | None = None
+    command: str | None = None  # run_command: the command line and how it ended
+    exit_code: int | None = None
 
 
 @dataclass
@@ -181,6 +183,8 @@ class ToolBox:
             return ToolResult(f"error: bad arguments for {name}: {exc}", ok=False)
         except OSError as exc:
             return ToolResult(f"error: {exc.strerror or exc}", ok=False)
+        except Exception as exc:  # a tool bug must reach the planner as a result, not crash
+            return ToolResult(f"error: {name} failed: {type(exc).__name__}: {exc}", ok=False)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -208,9 +212,21 @@ class ToolBox:
         if is_probably_binary(data):
             return ToolResult(f"error: {name} is a binary file ({len(data)} bytes)", ok=False)
         lines = data.decode("utf-8", "replace").splitlines()
-        start = int(args.get("start_line") or 1)
-        end = int(args.get("end_line") or len(lines))
+        if not lines:
+            return ToolResult(f"{name} (empty file)")
+        try:
+            start = int(args.get("start_line") or 1)
+            end = int(args.get("end_line") or len(lines))
+        except (TypeError, ValueError):
+            return ToolResult("error: start_line and end_line must be integers", ok=False)
+        if start > len(lines):
+            return ToolResult(
+                f"error: {name} has {len(lines)} lines; start_line {start} is past the end",
+                ok=False,
+            )
         start, end = max(1, start), min(len(lines), end)
+        if end < start:
+            return ToolResult(f"error: end_line {end} is before start_line {start}", ok=False)
         cut = end - start + 1 > MAX_READ_LINES
         if cut:
             end = start + MAX_READ_LINES - 1
@@ -396,7 +412,9 @@ class ToolBox:
                 {"command": command, "exit_code": result.exit_code, "timed_out": result.timed_out},
             )
         )
-        return ToolResult(result.render(), ok=result.exit_code == 0)
+        return ToolResult(
+            result.render(), ok=result.exit_code == 0, command=command, exit_code=result.exit_code
+        )
 
     def _t_finish(self, args: dict[str, Any]) -> ToolResult:
         summary = str(args.get("summary") or "").strip()

@@ -158,3 +158,21 @@ def m002_hunk_decisions(db: Database) -> None:
         CREATE INDEX idx_hunk_decisions_agent ON hunk_decisions(agent_id)
         """,
     )
+
+
+@MIGRATIONS(name="m003_agent_lifecycle")
+def m003_agent_lifecycle(db: Database) -> None:
+    # Cancel from another process (`cursorish agents cancel`), discard/gc, and the test
+    # runs an agent made (for the best-of-N comparison).
+    _run(
+        db,
+        """
+        ALTER TABLE agents ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE agents ADD COLUMN discarded_at TEXT;
+        ALTER TABLE agents ADD COLUMN removed_at TEXT;
+        ALTER TABLE agents ADD COLUMN tests_run INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE agents ADD COLUMN tests_passed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE agents ADD COLUMN setup_output TEXT;
+        ALTER TABLE agents ADD COLUMN owner_start TEXT
+        """,
+    )

@@ -1,0 +1,372 @@
+"""Agent lifecycle outside a run: who owns an agent, interrupted detection, cancel, discard, gc.
+
+No printing here: the front ends (`cursorish agents`, `cursorish gc`, the TUI) render what
+these functions return.
+
+An agent's owner is the process running it: its pid and that process's start time (so a
+recycled pid is never mistaken for the owner) are recorded when the run starts. An agent
+in a non-final state whose owner is gone was interrupted (kill -9, power loss): its
+worktree and branch are intact and `resume` continues it from the stored transcript.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cursorish.core.agent import CANCELLED, FINAL_STATES
+from cursorish.errors import CursorishError, ExitCode
+from cursorish.gitops._git import run_git, split_z
+from cursorish.gitops.repo import RepoInfo, branch_exists
+from cursorish.gitops.worktrees import BRANCH_PREFIX, prune_worktrees, remove_worktree
+from cursorish.store.db import Store, now
+from cursorish.store.paths import worktrees_dir
+
+INTERRUPTED = "interrupted"
+# States after which nothing runs any more (interrupted included: it needs a resume).
+ENDED_STATES = FINAL_STATES | {INTERRUPTED}
+RESUMABLE_STATES = frozenset({INTERRUPTED, CANCELLED, "budget_exhausted", "failed"})
+# The signal `cursorish agents cancel` sends the owner: "look at the cancel flags now".
+CANCEL_SIGNAL = signal.SIGUSR1
+
+
+# -- owners --------------------------------------------------------------------------------
+
+
+def process_start(pid: int) -> str | None:
+    """The start time of process `pid` in clock ticks since boot (Linux), or None."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # Field 22; the command name (field 2) may contain spaces and parentheses.
+    fields = stat.rsplit(")", 1)[-1].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+def owner_token() -> tuple[int, str]:
+    """(pid, start time) of this process, as recorded on the agents it runs."""
+    return os.getpid(), process_start(os.getpid()) or ""
+
+
+def owner_alive(pid: int | None, start: str | None) -> bool:
+    """True when the process that recorded (pid, start) is still running."""
+    if not pid:
+        return False
+    if pid == os.getpid():
+        return start in (None, "", process_start(pid))
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # exists, owned by someone else
+    current = process_start(pid)
+    if current is None or not start:
+        return current is not None or not Path("/proc").is_dir()
+    return current == start
+
+
+def is_interrupted(row: dict[str, Any]) -> bool:
+    """A non-final agent whose owner is gone (or that never got one)."""
+    if row["state"] in ENDED_STATES:
+        return False
+    return not owner_alive(row.get("pid"), row.get("owner_start"))
+
+
+def refresh_interrupted(store: Store) -> list[str]:
+    """Record `interrupted` for every agent whose owner died mid-run; returns their ids."""
+    found = []
+    for row in store.agents():
+        if is_interrupted(row):
+            store.update_agent(
+                row["id"],
+                state=INTERRUPTED,
+                error=f"the process running it (pid {row.get('pid')}) ended during "
+                f"{row['state']}; resume with `cursorish agents resume {row['id']}`",
+            )
+            found.append(row["id"])
+    return found
+
+
+# -- listing -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentView:
+    """One row of `cursorish agents`."""
+
+    id: str
+    task: str
+    profile: str
+    state: str
+    branch: str
+    worktree: str
+    steps: int
+    tokens: int
+    cost_usd: float
+    age_s: float
+    discarded: bool
+    worktree_exists: bool
+    tests_run: int
+    tests_passed: int
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "task": self.task,
+            "profile": self.profile,
+            "state": self.state,
+            "branch": self.branch,
+            "worktree": self.worktree,
+            "worktree_exists": self.worktree_exists,
+            "steps": self.steps,
+            "tokens": self.tokens,
+            "cost_usd": round(self.cost_usd, 6),
+            "age_s": round(self.age_s, 1),
+            "discarded": self.discarded,
+            "tests_run": self.tests_run,
+            "tests_passed": self.tests_passed,
+            "error": self.error,
+        }
+
+
+def _age(stamp: str | None) -> float:
+    if not stamp:
+        return 0.0
+    try:
+        return (datetime.now(UTC) - datetime.fromisoformat(stamp)).total_seconds()
+    except ValueError:
+        return 0.0
+
+
+def list_agents(store: Store) -> list[AgentView]:
+    """Every agent of the repository, newest first, interrupted ones detected and recorded."""
+    refresh_interrupted(store)
+    tasks: dict[int, str] = {}
+    views = []
+    for row in store.agents():
+        task_id = row.get("task_id")
+        if task_id is not None and task_id not in tasks:
+            task = store.task(task_id)
+            tasks[task_id] = str(task["text"]) if task else ""
+        views.append(
+            AgentView(
+                id=row["id"],
+                task=tasks.get(task_id, "") if task_id is not None else "",
+                profile=row["profile"],
+                state=row["state"],
+                branch=row["branch"],
+                worktree=row["worktree"],
+                steps=int(row["steps"] or 0),
+                tokens=int(row["prompt_tokens"] or 0) + int(row["completion_tokens"] or 0),
+                cost_usd=float(row["cost_usd"] or 0.0),
+                age_s=_age(row["created_at"]),
+                discarded=bool(row.get("discarded_at")),
+                worktree_exists=Path(row["worktree"]).is_dir(),
+                tests_run=int(row.get("tests_run") or 0),
+                tests_passed=int(row.get("tests_passed") or 0),
+                error=str(row.get("error") or ""),
+            )
+        )
+    return views
+
+
+def find_agent(store: Store, agent_id: str) -> dict[str, Any]:
+    row = store.agent(agent_id)
+    if row is None:
+        raise CursorishError(
+            f"no agent {agent_id!r} in this repository (see `cursorish agents`)", ExitCode.BAD_ARGS
+        )
+    return row
+
+
+# -- cancel --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CancelResult:
+    agent_id: str
+    how: str  # "signalled" (the owner will stop it) | "marked" (no owner: now cancelled)
+
+
+def request_cancel(store: Store, agent_id: str) -> CancelResult:
+    """Ask the agent's owner to cancel it; with no live owner, mark it cancelled at once."""
+    row = find_agent(store, agent_id)
+    if row["state"] in FINAL_STATES:
+        raise CursorishError(
+            f"agent {row['id']} already ended ({row['state']}); nothing to cancel",
+            ExitCode.BAD_ARGS,
+        )
+    store.update_agent(row["id"], cancel_requested=1)
+    pid = int(row.get("pid") or 0)
+    if row["state"] != INTERRUPTED and owner_alive(pid, row.get("owner_start")):
+        if pid != os.getpid():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, CANCEL_SIGNAL)
+        return CancelResult(row["id"], "signalled")
+    store.update_agent(
+        row["id"], state=CANCELLED, exit_reason=CANCELLED, error="cancelled", finished_at=now()
+    )
+    return CancelResult(row["id"], "marked")
+
+
+# -- discard and gc ------------------------------------------------------------------------
+
+
+def _remove_agent_files(repo: RepoInfo, row: dict[str, Any], removed: list[str]) -> None:
+    wt = Path(row["worktree"])
+    if wt.exists() or _git_knows(repo, wt):
+        remove_worktree(repo.root, wt)
+        if wt.exists():  # git refused or did not know it: the directory is ours alone
+            shutil.rmtree(wt, ignore_errors=True)
+        removed.append(f"worktree {wt}")
+    if branch_exists(repo.root, row["branch"]):
+        run_git(repo.root, "branch", "-D", "--end-of-options", row["branch"])
+        removed.append(f"branch {row['branch']}")
+
+
+def discard(store: Store, repo: RepoInfo, agent_id: str) -> list[str]:
+    """Mark the agent discarded and remove its worktree and branch; returns what was removed."""
+    row = find_agent(store, agent_id)
+    if row["state"] not in ENDED_STATES and owner_alive(row.get("pid"), row.get("owner_start")):
+        raise CursorishError(
+            f"agent {row['id']} is still running ({row['state']}); "
+            f"cancel it first: cursorish agents cancel {row['id']}",
+            ExitCode.BAD_ARGS,
+        )
+    if row["state"] not in ENDED_STATES:
+        store.update_agent(row["id"], state=INTERRUPTED)
+    store.update_agent(row["id"], discarded_at=row.get("discarded_at") or now())
+    removed: list[str] = []
+    _remove_agent_files(repo, row, removed)
+    store.update_agent(row["id"], removed_at=now())
+    return removed
+
+
+@dataclass
+class GcReport:
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # noticed but left alone, with the reason
+
+
+def git_worktrees(repo: RepoInfo) -> dict[Path, str | None]:
+    """Linked worktrees git knows: real path -> branch (None when detached)."""
+    _, out, _ = run_git(repo.root, "worktree", "list", "--porcelain", "-z")
+    found: dict[Path, str | None] = {}
+    current: Path | None = None
+    for item in split_z(out):
+        if item.startswith("worktree "):
+            current = Path(os.path.realpath(item.removeprefix("worktree ")))
+            found[current] = None
+        elif item.startswith("branch ") and current is not None:
+            found[current] = item.removeprefix("branch refs/heads/")
+    return found
+
+
+def _git_knows(repo: RepoInfo, path: Path) -> bool:
+    return Path(os.path.realpath(path)) in git_worktrees(repo)
+
+
+def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
+    """Remove discarded agents' leftovers and orphans of crashes; `dry_run` only reports."""
+    report = GcReport()
+    refresh_interrupted(store)
+    rows = {row["id"]: row for row in store.agents()}
+    base = Path(os.path.realpath(worktrees_dir(repo.git_common_dir)))
+    verb = "would remove" if dry_run else "removed"
+
+    # 1. Discarded agents whose worktree or branch is still there.
+    for row in rows.values():
+        if not row.get("discarded_at"):
+            continue
+        leftovers = []
+        if Path(row["worktree"]).exists():
+            leftovers.append(f"worktree {row['worktree']}")
+        if branch_exists(repo.root, row["branch"]):
+            leftovers.append(f"branch {row['branch']}")
+        if not leftovers:
+            continue
+        if dry_run:
+            report.removed += [f"{verb} {x} (agent {row['id']} was discarded)" for x in leftovers]
+            continue
+        done: list[str] = []
+        _remove_agent_files(repo, row, done)
+        store.update_agent(row["id"], removed_at=now())
+        report.removed += [f"{verb} {x} (agent {row['id']} was discarded)" for x in done]
+
+    # 2. Git worktrees in our folder whose agent the store does not know.
+    known_to_git = git_worktrees(repo)
+    for path, branch in known_to_git.items():
+        if path.parent != base or path.name in rows:
+            continue
+        report.removed.append(f"{verb} worktree {path} (no agent {path.name} in the store)")
+        if not dry_run:
+            remove_worktree(repo.root, path)
+        if branch and branch == f"{BRANCH_PREFIX}{path.name}":
+            if _has_unique_commits(repo, branch):
+                report.kept.append(f"kept branch {branch}: it has commits no other branch has")
+            else:
+                report.removed.append(f"{verb} branch {branch}")
+                if not dry_run:
+                    run_git(repo.root, "branch", "-D", "--end-of-options", branch)
+
+    # 3. Directories in our folder git does not know (a crash during `git worktree add`).
+    if base.is_dir():
+        for entry in sorted(base.iterdir()):
+            real = Path(os.path.realpath(entry))
+            if real in known_to_git:
+                continue
+            owner = rows.get(entry.name)
+            if owner is not None and owner["state"] not in ENDED_STATES:
+                report.kept.append(f"kept {entry}: agent {entry.name} is {owner['state']}")
+                continue
+            report.removed.append(f"{verb} {entry} (a directory git does not know as a worktree)")
+            if not dry_run:
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
+
+    # 4. Git's records of worktrees whose directory is gone.
+    stale = _prunable(repo)
+    for gone in stale:
+        report.removed.append(f"{verb} git's stale record of worktree {gone} (directory gone)")
+    if stale and not dry_run:
+        prune_worktrees(repo.root)
+    return report
+
+
+def _prunable(repo: RepoInfo) -> list[str]:
+    _, out, _ = run_git(repo.root, "worktree", "list", "--porcelain", "-z")
+    stale: list[str] = []
+    current = ""
+    for item in split_z(out):
+        if item.startswith("worktree "):
+            current = item.removeprefix("worktree ")
+        elif item.startswith("prunable"):
+            stale.append(current)
+    return stale
+
+
+def _has_unique_commits(repo: RepoInfo, branch: str) -> bool:
+    """True when `branch` has commits reachable from no other branch or tag."""
+    _, out, _ = run_git(
+        repo.root,
+        "rev-list",
+        "--max-count=1",
+        f"refs/heads/{branch}",
+        "--not",
+        "--exclude",
+        f"refs/heads/{branch}",
+        "--branches",
+        "--tags",
+    )
+    return bool(out.strip())
