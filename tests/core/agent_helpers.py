@@ -1,0 +1,116 @@
+"""Helpers for agent-level tests: scripted turns, run settings aimed at a ScriptedServer, and
+running the real orchestrator (real litellm over HTTP, real git worktrees, real SQLite)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from cursorish.core.commands import DEFAULT_ALLOWLIST
+from cursorish.core.events import Event
+from cursorish.core.orchestrator import AgentReport, Orchestrator, RunSettings
+from cursorish.core.profiles import Budgets, load_profile
+from cursorish.core.provision import ProvisionSpec
+from cursorish.gitops.repo import open_repo
+from cursorish.planner.client import PlannerSettings
+from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.store.db import Store
+
+# litellm must use its bundled price table, never fetch one.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    """A scripted turn with one tool call."""
+    return {"tool_calls": [{"name": name, "arguments": arguments}]}
+
+
+def finish(summary: str = "done") -> dict[str, Any]:
+    return call("finish", summary=summary)
+
+
+def settings_for(
+    server: ScriptedServer,
+    *,
+    model: str = "scripted",
+    concurrency: int = 8,
+    command_policy: str = "allowlist",
+    allow: tuple[str, ...] = (),
+    command_timeout_s: float = 30.0,
+    **budgets: Any,
+) -> RunSettings:
+    profile = load_profile("default", None)
+    return RunSettings(
+        planner=PlannerSettings(
+            model=model,
+            api_base=server.base_url,
+            timeout_s=20.0,
+            max_retries=1,
+            backoff_base_s=0.01,
+            backoff_max_s=0.02,
+        ),
+        profile=profile,
+        budgets=replace(Budgets(), **budgets),
+        apply_engine="deterministic",
+        command_policy=command_policy,
+        command_allowlist=DEFAULT_ALLOWLIST + allow,
+        command_timeout_s=command_timeout_s,
+        concurrency=concurrency,
+    )
+
+
+@dataclass
+class Recorder:
+    """An event sink that keeps every event."""
+
+    events: list[Event] = field(default_factory=list)
+
+    def __call__(self, event: Event) -> None:
+        self.events.append(event)
+
+    def kinds(self, agent_id: str | None = None) -> list[str]:
+        return [e.kind for e in self.events if agent_id is None or e.agent_id == agent_id]
+
+
+def orchestrator_for(
+    repo_root: Path,
+    settings: RunSettings,
+    sink: Recorder | None = None,
+    provision: ProvisionSpec | None = None,
+) -> tuple[Orchestrator, Store]:
+    repo = open_repo(repo_root)
+    store = Store.for_repo(repo.git_common_dir)
+    orch = Orchestrator(
+        repo,
+        store,
+        settings,
+        sink if sink is not None else Recorder(),
+        provision_spec=provision or ProvisionSpec(),
+        handle_signals=False,
+    )
+    return orch, store
+
+
+def run_tasks(
+    repo_root: Path,
+    tasks: list[str],
+    settings: RunSettings,
+    sink: Recorder | None = None,
+    provision: ProvisionSpec | None = None,
+) -> tuple[list[AgentReport], Store]:
+    orch, store = orchestrator_for(repo_root, settings, sink, provision)
+    return asyncio.run(orch.run(tasks)), store
+
+
+async def wait_for_state(store: Store, agent_id: str, state: str, timeout: float = 15.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        row = store.agent(agent_id)
+        if row is not None and row["state"] == state:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"agent {agent_id} never reached {state}")
