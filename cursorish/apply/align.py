@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import itertools
 from dataclasses import dataclass, field
 
 from cursorish.apply.lines import indent_width, weight
@@ -140,7 +141,7 @@ def fill(placement: Placement, chunk_keys: list[str], index: Index) -> list[tupl
     if not pairs:
         return []
     full: list[tuple[int, int]] = [pairs[0]]
-    for (k1, j1), (k2, j2) in zip(pairs, pairs[1:], strict=False):
+    for (k1, j1), (k2, j2) in itertools.pairwise(pairs):
         if k2 - k1 > 1 and j2 - j1 > 1:
             left = chunk_keys[k1 + 1 : k2]
             right = index.keys[j1 + 1 : j2]

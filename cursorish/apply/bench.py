@@ -36,7 +36,12 @@ def make_sketch(original: str, edits: int = 3, seed: int = 0) -> str:
     rng = random.Random(seed)
     lines = original.split("\n")
     starts = [i for i, line in enumerate(lines) if line.startswith("    def method_")]
-    chosen = sorted(rng.sample(starts, min(edits, len(starts))))
+    by_class: dict[int, int] = {}
+    for start in starts:  # one edited method per class, so no class header repeats
+        cls = max(i for i in range(start) if lines[i].startswith("class "))
+        by_class.setdefault(cls, start)
+    picks = list(by_class.values())
+    chosen = sorted(rng.sample(picks, min(edits, len(picks))))
     out: list[str] = []
     for start in chosen:
         cls = max(i for i in range(start) if lines[i].startswith("class "))

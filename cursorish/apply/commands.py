@@ -79,7 +79,8 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
     else:
         print(
             f"{summary['cases']} cases: {summary['exact']} exact ({summary['exact_rate']:.1%}), "
-            f"{summary['refused']} refused, {summary['wrong']} wrong ({summary['wrong_rate']:.1%}); "
+            f"{summary['refused']} refused, {summary['wrong']} wrong "
+            f"({summary['wrong_rate']:.1%}); "
             f"p50 {summary['p50_ms']} ms, p95 {summary['p95_ms']} ms"
         )
     sys.stdout.flush()
@@ -99,7 +100,9 @@ def _read_bytes(path: str, what: str) -> bytes:
     except IsADirectoryError as error:
         raise CursorishError(f"{what} {path!r} is a directory", ExitCode.BAD_ARGS) from error
     except OSError as error:
-        raise CursorishError(f"cannot read {what} {path!r}: {error.strerror}", ExitCode.BAD_ARGS) from error
+        raise CursorishError(
+            f"cannot read {what} {path!r}: {error.strerror}", ExitCode.BAD_ARGS
+        ) from error
 
 
 def cmd_apply(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import RefusedMerge
@@ -10,7 +11,21 @@ from cursorish.apply.lines import SourceFile
 from cursorish.apply.structure import Definition, definitions
 
 _UNSTRUCTURED_LIMIT = 25  # deleted non-blank lines in one run, where there is no grammar
-_SMALL_DEFINITION = 2  # lines: one-line definitions (a field, a constant) may go unmentioned
+_SMALL_DEFINITION = 2
+# Kinds a file may legitimately repeat (overloads, variable declarations, reopened classes).
+_REPEATABLE = frozenset(
+    {
+        "lexical_declaration",
+        "var_declaration",
+        "const_declaration",
+        "method_declaration",
+        "function_declaration",
+        "class",
+        "module",
+        "impl_item",
+        "decorated_definition",
+    }
+)  # lines: one-line definitions (a field, a constant) may go unmentioned
 _HEADER = re.compile(
     r"\b(def|class|func|function|fn|type|interface|struct|enum|trait|impl|module|const|let|var|"
     r"static|public|private|protected|async)\b|^\s*\w+\s*\([^)]*\)\s*[{:]"
@@ -34,6 +49,7 @@ def check_deletions(
     if not lang.has_grammar:
         _check_runs(source, set(deleted))
         return
+    _check_duplicates(original, merged, lang)
     gone = set(deleted)
     if not gone:
         return
@@ -66,4 +82,17 @@ def _check_runs(source: SourceFile, gone: set[int]) -> None:
             raise RefusedMerge(
                 f"the merge would delete more than {_UNSTRUCTURED_LIMIT} lines around original "
                 f"line {j + 1} that the sketch does not show"
+            )
+
+
+def _check_duplicates(original: str, merged: str, lang: Language) -> None:
+    """A definition the original has once and the merge has twice was added, not replaced."""
+    before = Counter((d.kind, d.name, d.depth) for d in definitions(original, lang.name))
+    after = Counter((d.kind, d.name, d.depth) for d in definitions(merged, lang.name))
+    for ident, count in after.items():
+        if count > before[ident] >= 1 and ident[0] not in _REPEATABLE:
+            kind, name, _depth = ident
+            raise RefusedMerge(
+                f"the merge would define {kind.replace('_', ' ')} {name!r} a second time: the "
+                "sketch's version was not placed over the original one"
             )

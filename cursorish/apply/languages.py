@@ -75,6 +75,6 @@ def get_parser(name: str) -> Any:
     try:
         from tree_sitter_language_pack import get_parser as _get_parser
 
-        return _get_parser(name)
+        return _get_parser(name)  # type: ignore[arg-type]
     except Exception:
         return None

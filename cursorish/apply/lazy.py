@@ -9,6 +9,7 @@ file, the merge is refused: the sketch does not say where it goes.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from cursorish.apply.align import DELETE_COST, Index, Placement, candidates, fill
@@ -29,6 +30,7 @@ TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
 # A marker indented into a block usually stands for lines of that block; planners are not
 # always that careful, so leaving the block costs score instead of being ruled out.
 FLOOR_COST = 3.0
+EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
 _EDGE_SIMILARITY = 0.6
 
 
@@ -107,7 +109,7 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
         pass
     if chunks and chunks[0].marker_indent is None:
         leading_marker = False
-    for before, chunk in zip(chunks, chunks[1:], strict=False):
+    for before, chunk in itertools.pairwise(chunks):
         # Planners indent a marker like the line before it, after it, or the code it hides.
         last = next(x for x in reversed(before.lines) if x.strip())
         first = next(x for x in chunk.lines if x.strip())
@@ -234,13 +236,20 @@ def _assemble(
         upper = path[i + 1].a if i < last else n
         before = i > 0 or sketch.leading_marker
         after = i < last or sketch.trailing_marker
-        next_indent = sketch.chunks[i + 1].marker_indent if i < last else (
-            sketch.trailing_indent if sketch.trailing_marker else None
+        next_indent = (
+            sketch.chunks[i + 1].marker_indent
+            if i < last
+            else (sketch.trailing_indent if sketch.trailing_marker else None)
         )
         pairs = fill(place, keys, index)
         if pairs:
             span = refine(
-                chunk.lines, keys, index, source.lines, pairs, (lower, upper),
+                chunk.lines,
+                keys,
+                index,
+                source.lines,
+                pairs,
+                (lower, upper),
                 (before, after, next_indent),
             )
         else:
@@ -260,8 +269,11 @@ def _assemble(
         delta = path[i].delta
         used = set(span.matched.values())
         deleted.extend(j for j in range(span.a, span.b) if j not in used)
+        spaced = span.a == 0 or not source.lines[span.a - 1].strip()
         drop = dropped_blanks(
-            chunk.keys, span.matched, i > 0 or sketch.leading_marker,
+            chunk.keys,
+            span.matched,
+            (i > 0 or sketch.leading_marker) and spaced,
             i < last or sketch.trailing_marker,
         )
         for k, line in enumerate(chunk.lines):
@@ -302,7 +314,9 @@ def _same(text: str, original: str) -> bool:
     return text.strip() == original.strip() and indent_width(text) == indent_width(original)
 
 
-def _as_file(line: str, tabs: bool, unit: int, sketch_tabs: bool, sketch_unit: int, delta: int) -> str:
+def _as_file(
+    line: str, tabs: bool, unit: int, sketch_tabs: bool, sketch_unit: int, delta: int
+) -> str:
     """A sketch line in the file's indentation style and at the file's depth."""
     if tabs != sketch_tabs and leading(line):
         line = convert_indent(line, to_tabs=tabs, unit=unit if not tabs else sketch_unit)
@@ -328,7 +342,7 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
     for i, chunk in enumerate(sketch.chunks):
         cands = candidates(chunk.keys, chunk.lines, index)
         options.append(cands or [_floating(sketch, i, n)])
-    if all(p.floating for opts in options for p in opts):
+    if len(options) > 1 and all(p.floating for opts in options for p in opts):
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")
     paths = _choose(sketch, options, index, gaps)
     if not paths:
@@ -337,10 +351,19 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
     for other in paths[1:]:
         if paths[0][0].score - other[0].score >= TIE_MARGIN:
             break
+        gap = paths[0][0].score - other[0].score
+        if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
+            continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index)
         if alt.pieces != merged.pieces:
             raise RefusedMerge(_tie_reason(sketch, paths[0], other))
     return merged
+
+
+def _overlap(p: Placement, q: Placement) -> bool:
+    if p.floating or q.floating:
+        return p.a == q.a
+    return q.a < p.b and p.a < q.b
 
 
 def _order_reason(sketch: LazySketch, options: list[list[Placement]]) -> str:

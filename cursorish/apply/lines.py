@@ -67,7 +67,7 @@ class SourceFile:
         out: list[str] = []
         last = len(pieces) - 1
         for index, (line, ending) in enumerate(pieces):
-            end = self.newline if not ending else ending
+            end = ending if ending else self.newline
             if index == last:
                 end = end if self.final_newline or not self.lines else ""
             out.append(line + end)

@@ -7,7 +7,7 @@ from collections import Counter
 from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import Chunk, LazySketch, RefusedMerge, merge_lazy_sketch
-from cursorish.apply.lines import SourceFile, key
+from cursorish.apply.lines import SourceFile, indent_width, key
 
 WHOLE_COVERAGE = 0.5  # share of the original's lines a whole-file sketch keeps, at least
 
@@ -18,7 +18,7 @@ def merge_plain(
     """The merged text and the format ("whole" or "snippet") the sketch was read as."""
     if not any(line.strip() for line in source.lines) or _is_whole(source, lines):
         return source.render([(line, None) for line in lines]), "whole"
-    sketch = LazySketch([Chunk(lines, 0, None)], True, True, 0)
+    sketch = LazySketch(_top_level_chunks(lines), True, True, 0)
     result = merge_lazy_sketch(source, sketch, lang)
     text = source.render(result.pieces)
     check_deletions(source, original, text, lines, result.deleted, lang)
@@ -39,3 +39,27 @@ def _is_whole(source: SourceFile, lines: list[str]) -> bool:
     if kept == 0:
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")
     return False
+
+
+def _top_level_chunks(lines: list[str]) -> list[Chunk]:
+    """A snippet's top-level pieces (each after a blank line, at the snippet's least depth),
+    as chunks with an implied marker between them: each replaces its own original."""
+    depth = min(indent_width(line) for line in lines if line.strip())
+    chunks: list[Chunk] = []
+    start = 0
+    for number in range(1, len(lines)):
+        line = lines[number]
+        if line.strip() and indent_width(line) == depth and not lines[number - 1].strip():
+            if _is_closer(line):
+                continue
+            if any(x.strip() for x in lines[start:number]):
+                chunks.append(Chunk(lines[start:number], start, depth if chunks else None))
+            start = number
+    chunks.append(Chunk(lines[start:], start, depth if chunks else None))
+    for chunk in chunks[1:]:
+        chunk.floor = depth
+    return chunks
+
+
+def _is_closer(line: str) -> bool:
+    return line.strip().startswith(("}", ")", "]", "end", "else", "elif", "except", "finally"))

@@ -52,7 +52,9 @@ def _find(haystack: list[str], needle: list[str], exact: bool) -> list[int]:
         if line != first:
             continue
         window = haystack[j : j + size]
-        if (exact and [w.rstrip() for w in window] == [x.rstrip() for x in needle]) or (not exact and [key(w) for w in window] == [key(x) for x in needle]):
+        if (exact and [w.rstrip() for w in window] == [x.rstrip() for x in needle]) or (
+            not exact and [key(w) for w in window] == [key(x) for x in needle]
+        ):
             hits.append(j)
     return hits
 
@@ -62,12 +64,13 @@ def merge_search_replace(source: SourceFile, lines: list[str]) -> str:
     blocks = parse_blocks(lines)
     if not blocks:
         raise RefusedMerge("the sketch has no complete SEARCH/REPLACE block")
-    current: list[tuple[str, str | None]] = [source.original_piece(j) for j in range(len(source.lines))]
+    current: list[tuple[str, str | None]] = [
+        source.original_piece(j) for j in range(len(source.lines))
+    ]
     tabs, unit = indent_style(source.lines)
-    for start, search, replace in blocks:
+    for start, block_search, replace in blocks:
         texts = [line for line, _ in current]
-        while search and not search[0].strip() and not (replace and not replace[0].strip()):
-            search = search[1:]
+        search = list(block_search)
         if not any(line.strip() for line in search):
             if not any(line.strip() for line in texts):
                 current = [(line, None) for line in replace]
@@ -90,7 +93,9 @@ def merge_search_replace(source: SourceFile, lines: list[str]) -> str:
                 f"(at lines {where})"
             )
         at = hits[0]
-        new = [(reindent(line, shift, tabs=tabs, unit=unit), None) for line in replace]
+        new: list[tuple[str, str | None]] = [
+            (reindent(line, shift, tabs=tabs, unit=unit), None) for line in replace
+        ]
         # Lines the block keeps as they were keep their original bytes.
         old = current[at : at + len(search)]
         for index, (line, _) in enumerate(new):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from cursorish.apply.languages import Language
@@ -31,7 +32,9 @@ def detect_format(lines: list[str], lang: Language) -> str:
     """One of "empty", "search_replace", "udiff", "lazy", "plain" (whole file or snippet)."""
     if not any(line.strip() for line in lines):
         return "empty"
-    if any(SEARCH_RE.match(line) for line in lines) and any(REPLACE_RE.match(line) for line in lines):
+    if any(SEARCH_RE.match(line) for line in lines) and any(
+        REPLACE_RE.match(line) for line in lines
+    ):
         return "search_replace"
     if _looks_like_diff(lines):
         return "udiff"
@@ -43,7 +46,7 @@ def detect_format(lines: list[str], lang: Language) -> str:
 def _looks_like_diff(lines: list[str]) -> bool:
     hunks = sum(1 for line in lines if HUNK_RE.match(line))
     headers = any(
-        a.startswith("--- ") and b.startswith("+++ ") for a, b in zip(lines, lines[1:], strict=False)
+        a.startswith("--- ") and b.startswith("+++ ") for a, b in itertools.pairwise(lines)
     )
     if not hunks and not headers:
         return False

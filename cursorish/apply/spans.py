@@ -9,7 +9,6 @@ full (whose original body the chunk then replaces entirely).
 from __future__ import annotations
 
 import difflib
-import os
 from dataclasses import dataclass
 
 from cursorish.apply.align import Index
@@ -29,6 +28,14 @@ class Span:
     matched: dict[int, int]
 
 
+def _common_prefix(x: str, y: str) -> int:
+    size = min(len(x), len(y))
+    for index in range(size):
+        if x[index] != y[index]:
+            return index
+    return size
+
+
 def similar(a: str, b: str, *, loose: bool = False) -> bool:
     """Whether sketch line `a` reads as an edited version of original line `b`.
 
@@ -38,10 +45,10 @@ def similar(a: str, b: str, *, loose: bool = False) -> bool:
     x, y = a.strip(), b.strip()
     if not x or not y:
         return False
-    prefix = len(os.path.commonprefix([x, y]))
+    prefix = _common_prefix(x, y)
     if prefix >= 8 and prefix >= 0.6 * min(len(x), len(y)):
         return True
-    if loose and prefix >= 16 and any(c in x[:prefix] for c in "=:(") :
+    if loose and prefix >= 16 and any(c in x[:prefix] for c in "=:("):
         return True
     return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= _SIMILAR
 
@@ -115,7 +122,9 @@ def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: 
     k, j = min(matched), span.a
     while k > 0 and j > lower:
         run = 0
-        while k - run > 0 and j - run > lower and not keys[k - run - 1] and index.blank[j - run - 1]:
+        while (
+            k - run > 0 and j - run > lower and not keys[k - run - 1] and index.blank[j - run - 1]
+        ):
             run += 1
         kk, jj = k - run, j - run
         if kk > 0 and jj > lower and keys[kk - 1] and keys[kk - 1] == index.keys[jj - 1]:
@@ -130,9 +139,12 @@ def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: 
     size = len(keys)
     while k + 1 < size and j + 1 < upper:
         run = 0
-        while k + run + 1 < size and j + run + 1 < upper and not keys[k + run + 1] and index.blank[
-            j + run + 1
-        ]:
+        while (
+            k + run + 1 < size
+            and j + run + 1 < upper
+            and not keys[k + run + 1]
+            and index.blank[j + run + 1]
+        ):
             run += 1
         kk, jj = k + run, j + run
         if kk + 1 < size and jj + 1 < upper and keys[kk + 1] and keys[kk + 1] == index.keys[jj + 1]:
@@ -145,7 +157,9 @@ def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: 
     span.b = j + 1
 
 
-def _extend_similar(lines: list[str], source: list[str], span: Span, lower: int, upper: int) -> None:
+def _extend_similar(
+    lines: list[str], source: list[str], span: Span, lower: int, upper: int
+) -> None:
     """A changed first (last) line of context replaces its original instead of joining it."""
     matched = span.matched
     k0 = min(matched)
@@ -203,6 +217,29 @@ def _extend_blocks(
         if removed <= 2 * written + 2:
             span.b = end + 1
         return
+    _replace_rest_of_block(lines, index, span, upper, next_marker, k1)
+
+
+def _replace_rest_of_block(
+    lines: list[str], index: Index, span: Span, upper: int, next_marker: int | None, k1: int
+) -> None:
+    """New lines that end a chunk, before a marker shallower than the original lines that
+    follow: the marker does not stand for those lines, so the new ones replace them (only
+    when there are no more of them than new lines)."""
+    if next_marker is None:
+        return
+    written = [x for x in range(k1 + 1, len(lines)) if lines[x].strip()]
+    if not written or min(indent_width(lines[x]) for x in written) <= next_marker:
+        return
+    end = span.b
+    removed = 0
+    while end < upper and (index.blank[end] or index.indents[end] > next_marker):
+        removed += 0 if index.blank[end] else 1
+        end += 1
+    while end > span.b and index.blank[end - 1]:
+        end -= 1
+    if 0 < removed <= len(written):
+        span.b = end
 
 
 def refine(
@@ -230,7 +267,9 @@ def refine(
 
 
 def dropped_blanks(keys: list[str], matched: dict[int, int], before: bool, after: bool) -> set[int]:
-    """Unmatched blank lines right next to a marker: spacing around the elision, not new code."""
+    """Unmatched blank lines right next to a marker: spacing around the elision, not new code.
+
+    `before` is only set by the caller where the original already has a blank line there."""
     dropped: set[int] = set()
     if after:
         k = len(keys) - 1

@@ -29,7 +29,7 @@ def parse_hunks(lines: list[str]) -> list[Hunk]:
             hunks.append(current)
             continue
         if line.startswith(("--- ", "+++ ", "diff ", "index ")) and (
-            current is None or not current.old and not current.new
+            current is None or (not current.old and not current.new)
         ):
             continue
         if current is None or line.startswith("\\"):
@@ -57,7 +57,8 @@ def _find(lines: list[str], old: list[str], start: int) -> list[int]:
         hits = [
             j
             for j in range(start, len(lines) - size + 1)
-            if compare(lines[j]) == target[0] and [compare(x) for x in lines[j : j + size]] == target
+            if compare(lines[j]) == target[0]
+            and [compare(x) for x in lines[j : j + size]] == target
         ]
         if hits:
             return hits
@@ -81,7 +82,9 @@ def merge_udiff(source: SourceFile, lines: list[str]) -> str:
             new.pop()
         if not old:
             if hunk.start is None:
-                raise RefusedMerge(f"sketch line {hunk.line + 1}: a hunk without context or line number")
+                raise RefusedMerge(
+                    f"sketch line {hunk.line + 1}: a hunk without context or line number"
+                )
             at = min(hunk.start + offset, len(texts))
         else:
             hits = _find(texts, old, floor)
@@ -101,7 +104,11 @@ def merge_udiff(source: SourceFile, lines: list[str]) -> str:
             at = hits[0]
         pieces: list[tuple[str, str | None]] = []
         for index, line in enumerate(new):
-            if index < len(old) and at + index < len(current) and texts[at + index].rstrip() == line.rstrip():
+            if (
+                index < len(old)
+                and at + index < len(current)
+                and texts[at + index].rstrip() == line.rstrip()
+            ):
                 pieces.append(current[at + index])
             else:
                 pieces.append((line, None))

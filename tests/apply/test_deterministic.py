@@ -1,0 +1,313 @@
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+
+def d(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def merged(original: str, sketch: str, path: str) -> str:
+    outcome = merge(original, sketch, path=path)
+    assert isinstance(outcome, Merged), outcome
+    return outcome.text
+
+
+def refused(original: str, sketch: str, path: str) -> str:
+    outcome = merge(original, sketch, path=path)
+    assert isinstance(outcome, Refused), outcome
+    return outcome.reason
+
+
+PY = d(
+    """
+    import os
+
+
+    class AST:
+        def eval(self, env) -> int:
+            pass
+
+
+    class BinOp(AST):
+        def __init__(self, op):
+            self.op = op
+
+        def eval(self, env) -> int:
+            left = 1
+            right = 2
+            if self.op == "+":
+                return left + right
+            else:
+                raise ValueError(self.op)
+
+
+    def main():
+        print(BinOp("+").eval({}))
+    """
+)
+
+
+def test_python_marker_inside_method_picks_the_enclosing_block() -> None:
+    sketch = d(
+        """
+        # ... existing code ...
+            def eval(self, env) -> int:
+                # ... existing code ...
+                if self.op == "+":
+                    return left + right
+                elif self.op == "-":
+                    return left - right
+                else:
+                    raise ValueError(self.op)
+        # ... existing code ...
+        """
+    )
+    expected = PY.replace(
+        "            return left + right\n",
+        "            return left + right\n"
+        '        elif self.op == "-":\n'
+        "            return left - right\n",
+    )
+    assert merged(PY, sketch, "interp.py") == expected
+
+
+def test_python_new_function_at_end_of_file() -> None:
+    sketch = "# ... existing code ...\n\n\ndef extra():\n    return 1\n"
+    assert merged(PY, sketch, "m.py") == PY + "\n\ndef extra():\n    return 1\n"
+
+
+def test_changed_first_context_line_replaces_its_original() -> None:
+    sketch = "import os, sys\n# ... existing code ...\n"
+    assert merged(PY, sketch, "m.py") == PY.replace("import os\n", "import os, sys\n", 1)
+
+
+def test_ambiguous_placement_is_refused_with_both_places() -> None:
+    original = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n"
+    sketch = "# ...\n    x = 1\n    y = 2\n    return x\n# ...\n"
+    reason = refused(original, sketch, "m.py")
+    assert "equally well" in reason
+    assert "lines 2-3 and 7-8" in reason
+
+
+def test_sketch_for_another_file_is_refused() -> None:
+    sketch = "# ... existing code ...\ndef totally_new():\n    return 42\n# ... existing code ...\n"
+    assert "no line" in refused(PY, sketch, "m.py") or "markers" in refused(PY, sketch, "m.py")
+
+
+def test_snippet_keeps_what_it_does_not_show() -> None:
+    sketch = 'import os\n\n\ndef main():\n    print("hi")\n'
+    expected = PY.replace('    print(BinOp("+").eval({}))\n', '    print("hi")\n')
+    assert merged(PY, sketch, "m.py") == expected
+
+
+def test_deleting_an_unmentioned_class_is_refused() -> None:
+    sketch = "import os\n\n\nclass AST:\n    pass\n\n\ndef main():\n    print(BinOp)\n"
+    reason = refused(PY, "import os\n# ... existing code ...\n" + sketch[10:], "m.py")
+    assert "'AST' a second time" in reason
+
+
+def test_merge_that_adds_syntax_errors_is_refused() -> None:
+    sketch = '# ... existing code ...\ndef main():\n    print(BinOp("+").eval({})\n'
+    assert "syntax error" in refused(PY, sketch, "m.py")
+
+
+# One small file per language, with a lazy sketch changing one line inside a function.
+LANGS: dict[str, tuple[str, str, str, str]] = {
+    "javascript": (
+        "a.js",
+        "function one() {\n  return 1;\n}\n\nfunction two() {\n  const x = 2;\n  return x;\n}\n",
+        "// ... existing code ...\nfunction two() {\n  const x = 3;\n  return x;\n}\n",
+        "function one() {\n  return 1;\n}\n\nfunction two() {\n  const x = 3;\n  return x;\n}\n",
+    ),
+    "typescript": (
+        "a.ts",
+        "export class A {\n  x: number = 1;\n\n  get(): number {\n    return this.x;\n  }\n}\n",
+        "export class A {\n  // ... existing code ...\n  get(): number {\n    return this.x * 2;\n  }\n}\n",  # noqa: E501
+        "export class A {\n  x: number = 1;\n\n  get(): number {\n    return this.x * 2;\n  }\n}\n",
+    ),
+    "tsx": (
+        "a.tsx",
+        "export function App() {\n  const n = 1;\n  return <div>{n}</div>;\n}\n",
+        "export function App() {\n  const n = 2;\n  // ... rest unchanged ...\n}\n",
+        "export function App() {\n  const n = 2;\n  return <div>{n}</div>;\n}\n",
+    ),
+    "go": (
+        "a.go",
+        "package a\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\tx := 2\n\treturn x\n}\n",  # noqa: E501
+        "// ... existing code ...\nfunc Two() int {\n\tx := 3\n\treturn x\n}\n",
+        "package a\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\tx := 3\n\treturn x\n}\n",  # noqa: E501
+    ),
+    "rust": (
+        "a.rs",
+        "fn one() -> i32 {\n    1\n}\n\nfn two() -> i32 {\n    let x = 2;\n    x\n}\n",
+        "// ... existing code ...\nfn two() -> i32 {\n    let x = 3;\n    x\n}\n",
+        "fn one() -> i32 {\n    1\n}\n\nfn two() -> i32 {\n    let x = 3;\n    x\n}\n",
+    ),
+    "java": (
+        "A.java",
+        "class A {\n    int one() {\n        return 1;\n    }\n\n    int two() {\n        int x = 2;\n        return x;\n    }\n}\n",  # noqa: E501
+        "class A {\n    // ... existing code ...\n    int two() {\n        int x = 3;\n        return x;\n    }\n}\n",  # noqa: E501
+        "class A {\n    int one() {\n        return 1;\n    }\n\n    int two() {\n        int x = 3;\n        return x;\n    }\n}\n",  # noqa: E501
+    ),
+    "c": (
+        "a.c",
+        "int one(void) {\n    return 1;\n}\n\nint two(void) {\n    int x = 2;\n    return x;\n}\n",
+        "/* ... */\nint two(void) {\n    int x = 3;\n    return x;\n}\n",
+        "int one(void) {\n    return 1;\n}\n\nint two(void) {\n    int x = 3;\n    return x;\n}\n",
+    ),
+    "cpp": (
+        "a.cpp",
+        "namespace n {\nint one() {\n    return 1;\n}\n\nint two() {\n    int x = 2;\n    return x;\n}\n}\n",  # noqa: E501
+        "// ... existing code ...\nint two() {\n    int x = 3;\n    return x;\n}\n}\n",
+        "namespace n {\nint one() {\n    return 1;\n}\n\nint two() {\n    int x = 3;\n    return x;\n}\n}\n",  # noqa: E501
+    ),
+    "csharp": (
+        "A.cs",
+        "class A {\n    int One() {\n        return 1;\n    }\n\n    int Two() {\n        var x = 2;\n        return x;\n    }\n}\n",  # noqa: E501
+        "class A {\n    // ... existing code ...\n    int Two() {\n        var x = 3;\n        return x;\n    }\n}\n",  # noqa: E501
+        "class A {\n    int One() {\n        return 1;\n    }\n\n    int Two() {\n        var x = 3;\n        return x;\n    }\n}\n",  # noqa: E501
+    ),
+    "ruby": (
+        "a.rb",
+        "class A\n  def one\n    1\n  end\n\n  def two\n    x = 2\n    x\n  end\nend\n",
+        "class A\n  # ... existing code ...\n  def two\n    x = 3\n    x\n  end\nend\n",
+        "class A\n  def one\n    1\n  end\n\n  def two\n    x = 3\n    x\n  end\nend\n",
+    ),
+    "php": (
+        "a.php",
+        "<?php\nfunction one() {\n    return 1;\n}\n\nfunction two() {\n    $x = 2;\n    return $x;\n}\n",  # noqa: E501
+        "// ... existing code ...\nfunction two() {\n    $x = 3;\n    return $x;\n}\n",
+        "<?php\nfunction one() {\n    return 1;\n}\n\nfunction two() {\n    $x = 3;\n    return $x;\n}\n",  # noqa: E501
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_lazy_sketch_per_language(lang: str) -> None:
+    path, original, sketch, expected = LANGS[lang]
+    assert merged(original, sketch, path) == expected
+
+
+def test_unknown_language_uses_the_line_based_fallback() -> None:
+    original = "[a]\nx = 1\ny = 2\n\n[b]\nz = 3\n"
+    sketch = "# ... existing code ...\n[b]\nz = 4\n"
+    assert merged(original, sketch, "conf.ini") == original.replace("z = 3", "z = 4")
+
+
+def test_search_replace_blocks() -> None:
+    sketch = d(
+        """
+        ```
+        <<<<<<< SEARCH
+            def __init__(self, op):
+                self.op = op
+        =======
+            def __init__(self, op):
+                self.op = op.strip()
+        >>>>>>> REPLACE
+        ```
+        """
+    )
+    assert merged(PY, sketch, "m.py") == PY.replace("self.op = op\n", "self.op = op.strip()\n")
+
+
+def test_search_block_that_matches_nothing_or_twice_is_refused() -> None:
+    none = "<<<<<<< SEARCH\nnot there\n=======\nx\n>>>>>>> REPLACE\n"
+    assert "does not occur" in refused(PY, none, "m.py")
+    twice = "<<<<<<< SEARCH\n    def eval(self, env) -> int:\n=======\nx\n>>>>>>> REPLACE\n"
+    assert "2 times" in refused(PY, twice, "m.py")
+
+
+def test_unified_diff_with_wrong_line_numbers_and_no_headers() -> None:
+    sketch = "@@ -90,3 +90,3 @@\n     def __init__(self, op):\n-        self.op = op\n+        self.op = op.lower()\n"  # noqa: E501
+    assert merged(PY, sketch, "m.py") == PY.replace("self.op = op\n", "self.op = op.lower()\n")
+
+
+def test_unified_diff_with_headers() -> None:
+    sketch = "--- a/m.py\n+++ b/m.py\n@@ -1,1 +1,2 @@\n import os\n+import sys\n"
+    assert merged(PY, sketch, "m.py") == PY.replace("import os\n", "import os\nimport sys\n", 1)
+
+
+def test_ambiguous_diff_hunk_is_refused() -> None:
+    sketch = "@@\n-    def eval(self, env) -> int:\n+    def eval(self, env):\n"
+    assert "matches 2 places" in refused(PY, sketch, "m.py")
+
+
+def test_whole_file_sketch_replaces_the_file() -> None:
+    sketch = PY.replace("import os\n", "import os\nimport re\n")
+    assert merged(PY, sketch, "m.py") == sketch
+
+
+def test_snippet_without_markers_replaces_its_function() -> None:
+    sketch = "def main():\n    print(BinOp('-').eval({}))\n"
+    assert merged(PY, sketch, "m.py") == PY.replace('BinOp("+")', "BinOp('-')")
+
+
+def test_crlf_tabs_and_missing_final_newline_are_kept() -> None:
+    original = "package a\r\n\r\nfunc F() int {\r\n\tx := 1\r\n\treturn x\r\n}"
+    sketch = "// ... existing code ...\nfunc F() int {\n    x := 2\n    return x\n}\n"
+    assert merged(original, sketch, "a.go") == original.replace("x := 1", "x := 2")
+
+
+def test_non_utf8_bytes_survive_where_untouched() -> None:
+    original = b"# caf\xe9\nx = 1\ny = 2\n".decode("utf-8", "surrogateescape")
+    result = merged(original, "# ... existing code ...\ny = 3\n", "m.py")
+    assert result.encode("utf-8", "surrogateescape") == b"# caf\xe9\nx = 1\ny = 3\n"
+
+
+@pytest.mark.parametrize(
+    ("sketch", "words"),
+    [
+        ("", "empty"),
+        ("   \n\n", "empty"),
+        ("# ... existing code ...\n# ...\n", "only markers"),
+    ],
+)
+def test_bad_sketches_are_refused(sketch: str, words: str) -> None:
+    assert words in refused(PY, sketch, "m.py")
+
+
+def test_binary_original_is_refused() -> None:
+    assert "binary" in refused("abc\x00def", "x", "a.bin")
+
+
+def test_nested_markers_merge() -> None:
+    sketch = d(
+        """
+        # ... existing code ...
+        class BinOp(AST):
+            # ... existing code ...
+            def eval(self, env) -> int:
+                # ... existing code ...
+                    # ... existing code ...
+                else:
+                    raise TypeError(self.op)
+        # ... existing code ...
+        """
+    )
+    assert merged(PY, sketch, "m.py") == PY.replace("raise ValueError", "raise TypeError")
+
+
+def test_one_megabyte_file_merges_quickly() -> None:
+    body = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(30000))
+    assert len(body) > 1_000_000
+    sketch = "# ... existing code ...\ndef f777(x):\n    return x - 777\n# ... existing code ...\n"
+    assert merged(body, sketch, "big.py") == body.replace("return x + 777\n", "return x - 777\n")
+
+
+@pytest.mark.parametrize(
+    "original",
+    ["", "\n", "x", "\ud800", "\x00", "a\rb\rc", "\ufeffx = 1\n"],
+)
+@pytest.mark.parametrize(
+    "sketch", ["", "# ...", "x", "<<<<<<< SEARCH\n", "@@\n-x\n+y\n", "\ud800\n# ...\n"]
+)
+def test_never_raises(original: str, sketch: str) -> None:
+    outcome = merge(original, sketch, path="x.py")
+    assert isinstance(outcome, Merged | Refused)

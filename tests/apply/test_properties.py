@@ -1,0 +1,87 @@
+"""Random files, random edits, sketches derived from them: every merge that answers is right."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+
+MARKER = "# ... existing code ..."
+
+
+@st.composite
+def files_and_edits(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """A Python file of small functions, and the same file after a few line edits.
+
+    Body lines are distinct (only `return x` repeats) and there are no blank lines (context made
+    of blank lines only does not say where a deletion was), so every derived sketch means one
+    thing; ambiguity has its own unit tests."""
+    functions = draw(st.integers(min_value=2, max_value=8))
+    lines: list[str] = []
+    for f in range(functions):
+        lines.append(f"def func_{f}(x):")
+        for s in range(draw(st.integers(min_value=1, max_value=6))):
+            value = draw(st.integers(min_value=0, max_value=3))
+            lines.append(f"    x = x + {value}  # f{f} step {s}")
+        lines.append("    return x")
+    new = list(lines)
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        body = [i for i, line in enumerate(new) if line.startswith("    ")]
+        at = draw(st.sampled_from(body))
+        action = draw(st.sampled_from(["change", "insert", "delete"]))
+        if action == "change":
+            new[at] = f"    x = x * {draw(st.integers(min_value=2, max_value=9))}  # c{at}"
+        elif action == "insert":
+            new.insert(at, f"    y = {draw(st.integers(min_value=0, max_value=99))}  # i{at}")
+        elif sum(1 for i in body if new[i].startswith("    ")) > 1:
+            del new[at]
+    return lines, new
+
+
+def lazy_sketch(old: list[str], new: list[str], context: int) -> str:
+    """Changed lines of `new` with `context` lines around them; the rest elided by markers."""
+    import difflib
+
+    keep: set[int] = set()
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            keep.update(range(max(0, j1 - context), min(len(new), j2 + context)))
+    out: list[str] = []
+    elided = False
+    for j, line in enumerate(new):
+        if j in keep:
+            out.append(line)
+            elided = False
+        elif not elided:
+            indent = len(line) - len(line.lstrip())
+            out.append(" " * indent + MARKER)
+            elided = True
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(files_and_edits(), st.integers(min_value=1, max_value=3))
+def test_lazy_merges_are_right_or_refused(data: tuple[list[str], list[str]], context: int) -> None:
+    old, new = data
+    original = "\n".join(old) + "\n"
+    expected = "\n".join(new) + "\n"
+    if original == expected:
+        return
+    outcome = merge(original, lazy_sketch(old, new, context), path="gen.py")
+    if isinstance(outcome, Merged):
+        assert outcome.text.rstrip("\n") == expected.rstrip("\n")
+
+
+@settings(max_examples=60, deadline=None)
+@given(files_and_edits())
+def test_search_replace_is_right_or_refused(data: tuple[list[str], list[str]]) -> None:
+    old, new = data
+    original = "\n".join(old) + "\n"
+    expected = "\n".join(new) + "\n"
+    sketch = "<<<<<<< SEARCH\n" + original + "=======\n" + expected + ">>>>>>> REPLACE\n"
+    outcome = merge(original, sketch, path="gen.py")
+    if isinstance(outcome, Merged):
+        assert outcome.text == expected
