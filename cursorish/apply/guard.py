@@ -87,6 +87,8 @@ def _check_runs(source: SourceFile, gone: set[int]) -> None:
 
 def _check_duplicates(original: str, merged: str, lang: Language) -> None:
     """A definition the original has once and the merge has twice was added, not replaced."""
+    if not _header_repeated(original, merged):
+        return  # parsing is the costly part: skip it when no header line got a second copy
     before = Counter((d.kind, d.name, d.depth) for d in definitions(original, lang.name))
     after = Counter((d.kind, d.name, d.depth) for d in definitions(merged, lang.name))
     for ident, count in after.items():
@@ -96,3 +98,10 @@ def _check_duplicates(original: str, merged: str, lang: Language) -> None:
                 f"the merge would define {kind.replace('_', ' ')} {name!r} a second time: the "
                 "sketch's version was not placed over the original one"
             )
+
+
+def _header_repeated(original: str, merged: str) -> bool:
+    """Whether some definition-like line occurs more often in the merge than in the original."""
+    before = Counter(x.strip() for x in original.split("\n"))
+    after = Counter(x.strip() for x in merged.split("\n"))
+    return any(count > before[line] >= 1 and _HEADER.search(line) for line, count in after.items())
