@@ -13,6 +13,7 @@ import difflib
 import itertools
 from dataclasses import dataclass, field
 
+from cursorish.apply.blocks import BlockCheck, parents
 from cursorish.apply.lines import indent_width, weight
 
 MAX_OCCURRENCES = 40  # a line found more often than this is too common to seed a placement
@@ -21,6 +22,7 @@ DELETE_COST = 0.35  # score lost per original line a placement deletes
 INDENT_SHIFT_COST = 0.3  # score lost where the sketch's indentation relative to the file changes
 MAX_CANDIDATES = 8
 EDGE_BONUS = 2.0  # a chunk's first and last lines are usually unchanged context: trust them more
+STRONG = 1.0  # a placement needs one matched line at least this weighty: a `}` alone says nothing
 
 
 @dataclass
@@ -32,6 +34,7 @@ class Placement:
     a: int  # first original line the chunk replaces
     b: int  # one past the last original line the chunk replaces
     deltas: list[int] = field(default_factory=list)  # sketch indent - original indent per pair
+    strong: bool = True  # some matched line says something (not just `}` or a blank)
 
     @property
     def floating(self) -> bool:
@@ -61,6 +64,14 @@ class Index:
                 self.positions.setdefault(k, []).append(j)
         self.indents = [indent_width(line) for line in lines]
         self.blank = [not k for k in keys]
+        self._parents: list[int] | None = None
+        self.blocks: dict[int, set[str]] = {}
+
+    @property
+    def parents(self) -> list[int]:
+        if self._parents is None:
+            self._parents = parents(self.lines)
+        return self._parents
 
     def count(self, k: str) -> int:
         return len(self.positions.get(k, ()))
@@ -69,6 +80,9 @@ class Index:
 def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> list[Placement]:
     """The best distinct placements of a chunk, best first (empty when nothing matches)."""
     seeds: list[tuple[int, int, float, int]] = []  # (j, k, weight, indent delta)
+    check = BlockCheck(
+        chunk_lines, chunk_keys, index.lines, index.keys, index.parents, index.blocks
+    )
     for k, kk in enumerate(chunk_keys):
         if not kk:
             continue
@@ -78,6 +92,8 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         w = weight(kk)
         sk_indent = indent_width(chunk_lines[k])
         for j in found:
+            if not check.consistent(k, j):
+                continue
             shift = sk_indent - index.indents[j]
             seeds.append((j, k, w if shift == 0 else w / 2, shift))
     if not seeds:
@@ -127,9 +143,9 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         if span in seen:
             continue
         seen.add(span)
-        out.append(
-            Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, [seeds[c][3] for c in chain])
-        )
+        deltas = [seeds[c][3] for c in chain]
+        strong = any(weight(chunk_keys[k]) >= STRONG for k, _j in pairs)
+        out.append(Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, deltas, strong))
         if len(out) >= MAX_CANDIDATES:
             break
     return out

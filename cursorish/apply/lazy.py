@@ -205,6 +205,12 @@ def _choose(
     return paths
 
 
+def _can_float(sketch: LazySketch, i: int) -> bool:
+    return (i == 0 and not sketch.leading_marker) or (
+        i == len(sketch.chunks) - 1 and not sketch.trailing_marker
+    )
+
+
 def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
     """Where a chunk that matches nothing can go: only at the very start or end of the file."""
     chunk = sketch.chunks[i]
@@ -255,7 +261,7 @@ def _assemble(
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
-            span.a = 0
+            span.a = _head_start(chunk, span, source.lines)
         if not after:
             span.b = n
         if span.a < lower:
@@ -288,6 +294,43 @@ def _assemble(
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
     return Merge(pieces, deleted)
+
+
+def _head_start(chunk: Chunk, span: Span, source: list[str]) -> int:
+    """Where a first chunk without a marker before it starts replacing the original.
+
+    A sketch that opens with context from further down the file did not mean to delete the
+    file's head (a docstring, a licence, imports): it leaves it out as if a marker stood there.
+    Only a sketch whose opening lines rewrite the head (read as edits of its lines) replaces it.
+    """
+    head = [j for j in range(span.a) if source[j].strip()]
+    if not head or not span.matched:
+        return 0
+    lead = [k for k in range(min(span.matched)) if chunk.lines[k].strip()]
+    if not lead:
+        return span.a
+    if any(similar(chunk.lines[k], source[j]) for k in lead for j in head):
+        return 0
+    new_kind, old_kind = _line_kind(chunk.lines[lead[0]]), _line_kind(source[head[0]])
+    if new_kind == old_kind and new_kind in ("comment", "string"):
+        return 0  # a new docstring or header comment for the old one
+    if new_kind == old_kind:
+        raise RefusedMerge(
+            f"{chunk.where()} start with new code like the file's first lines but without a "
+            "marker before them: unclear whether they replace those lines or go before "
+            f"original line {span.a + 1}"
+        )
+    return span.a
+
+
+def _line_kind(line: str) -> str:
+    """What a line opens with: a comment, a string (docstring), or a code keyword."""
+    text = line.strip()
+    if text.startswith(("#", "//", "/*", "*", "--", ";", "<!--")):
+        return "comment"
+    if text[:1] in "\"'`" or text[:2] in ('r"', "r'", 'b"', "f'", 'f"'):
+        return "string"
+    return text.split()[0] if text.split() else ""
 
 
 def _float_span(chunk: Chunk, place: Placement, source: list[str], bounds: tuple[int, int]) -> Span:
@@ -341,6 +384,9 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
     options: list[list[Placement]] = []
     for i, chunk in enumerate(sketch.chunks):
         cands = candidates(chunk.keys, chunk.lines, index)
+        if _can_float(sketch, i):
+            # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
+            cands = [p for p in cands if p.strong]
         options.append(cands or [_floating(sketch, i, n)])
     if len(options) > 1 and all(p.floating for opts in options for p in opts):
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")

@@ -73,8 +73,11 @@ def _complete_tail(
         return
     if last not in matched and after_marker:
         # The last line may be an edited version of an original line just below the match.
+        # The original lines it would replace between must not outnumber the sketch's lines
+        # there: a similar line further away is other code (an import below a blank is not the
+        # one being edited).
         k1 = max(matched)
-        limit = min(upper, span.b + (last - k1) + _EDGE_WINDOW)
+        limit = min(upper, span.b + (last - k1))
         for j in range(span.b, limit):
             if similar(lines[last], index.lines[j], loose=True):
                 span.b = j + 1
@@ -98,7 +101,7 @@ def _complete_head(
                 span.a = j
                 return
         if before_marker:
-            for j in range(span.a - 1, limit - 1, -1):
+            for j in range(span.a - 1, max(lower, span.a - (k0 - first)) - 1, -1):
                 if similar(lines[first], index.lines[j], loose=True):
                     span.a = j
                     return

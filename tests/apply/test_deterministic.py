@@ -311,3 +311,120 @@ def test_one_megabyte_file_merges_quickly() -> None:
 def test_never_raises(original: str, sketch: str) -> None:
     outcome = merge(original, sketch, path="x.py")
     assert isinstance(outcome, Merged | Refused)
+
+
+HEADED = d(
+    '''
+    """Doc."""
+
+    import argparse
+
+    from x import y
+
+
+    def f():
+        return 1
+    '''
+)
+
+
+def test_sketch_opening_below_the_head_keeps_the_head_and_the_marker_keeps_everything() -> None:
+    sketch = "import argparse\nimport sys\n\n# ... existing code ...\n"
+    expected = HEADED.replace("import argparse\n", "import argparse\nimport sys\n")
+    assert merged(HEADED, sketch, "o.py") == expected
+
+
+def test_new_first_line_without_marker_goes_before_its_context_not_over_the_docstring() -> None:
+    sketch = "import sys\nimport argparse\n\n# ... existing code ...\n"
+    expected = HEADED.replace("import argparse\n", "import sys\nimport argparse\n")
+    assert merged(HEADED, sketch, "o.py") == expected
+
+
+def test_sketch_that_rewrites_the_docstring_replaces_it() -> None:
+    sketch = '"""New doc."""\n\nimport argparse\nimport sys\n\n# ... existing code ...\n'
+    expected = HEADED.replace('"""Doc."""', '"""New doc."""').replace(
+        "import argparse\n", "import argparse\nimport sys\n"
+    )
+    assert merged(HEADED, sketch, "o.py") == expected
+
+
+def test_new_class_with_method_names_like_another_class_does_not_take_its_methods() -> None:
+    original = d(
+        """
+        class ALet:
+            def __init__(self, name, value):
+                self.name = name
+                self.value = value
+
+            def free_vars(self):
+                return self.value.free_vars() - {self.name}
+
+
+        class AConst:
+            def __init__(self, c):
+                self.c = c
+        """
+    )
+    sketch = d(
+        """
+        # ... existing code ...
+
+        class ASeq:
+            def __init__(self, a, b):
+                self.a = a
+                self.b = b
+
+            def free_vars(self):
+                return self.a.free_vars() | self.b.free_vars()
+
+
+        class AConst:
+            # ... existing code ...
+        """
+    )
+    outcome = merge(original, sketch, path="m.py")
+    if isinstance(outcome, Merged):
+        assert "self.value = value" in outcome.text
+        assert outcome.text.index("class ALet") < outcome.text.index("class ASeq")
+
+
+JS = d(
+    """
+    // Formatting helpers for the sample web page.
+
+    function formatName(first, last) {
+      return `${first} ${last}`;
+    }
+
+    function initials(first, last) {
+      return `${first[0]}${last[0]}`.toUpperCase();
+    }
+
+    module.exports = { formatName, initials };
+    """
+)
+
+
+def test_js_new_function_before_a_changed_last_line_is_not_anchored_on_a_brace() -> None:
+    sketch = d(
+        """
+        // ... existing code ...
+        function formatName(first, last) {
+          return `${first.trim()} ${last.trim()}`;
+        }
+
+        // ... existing code ...
+
+        function shout(text) {
+          return `${text.toUpperCase()}!`;
+        }
+
+        module.exports = { formatName, initials, shout };
+        """
+    )
+    expected = JS.replace("`${first} ${last}`", "`${first.trim()} ${last.trim()}`").replace(
+        "module.exports = { formatName, initials };",
+        "function shout(text) {\n  return `${text.toUpperCase()}!`;\n}\n\n"
+        "module.exports = { formatName, initials, shout };",
+    )
+    assert merged(JS, sketch, "web/format.js") == expected

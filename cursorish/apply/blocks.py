@@ -1,0 +1,99 @@
+"""Enclosing blocks by indentation: does a sketch line sit in the same block as its match?
+
+A line of a sketch and an equal line of the original are only the same line when the blocks
+around them agree: `def free_vars(self):` under a new `class ASeq` is not the one under
+`class ALet`. Each sketch line's enclosing headers inside its chunk are compared, level by
+level, with the original line's: a header pair agrees when the two lines are equal, or when
+most of the sketch block's lines occur in the original block (an edited or renamed header).
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.lines import indent_width
+
+AGREE = 0.5  # share of a sketch block's lines the original block must hold to be the same block
+_CLOSERS = ("}", ")", "]", "end")
+
+
+def parents(lines: list[str]) -> list[int]:
+    """For each line, the nearest earlier non-blank line indented less (-1: none); the parent
+    of a blank line is -1. Closing lines (`}`) are never parents."""
+    out = [-1] * len(lines)
+    stack: list[tuple[int, int]] = []  # (indent, line)
+    for j, line in enumerate(lines):
+        if not line.strip():
+            continue
+        width = indent_width(line)
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        out[j] = stack[-1][1] if stack else -1
+        if not line.strip().startswith(_CLOSERS):
+            stack.append((width, j))
+    return out
+
+
+def block_keys(lines: list[str], keys: list[str], j: int) -> set[str]:
+    """Keys of the lines inside the block line j opens (deeper-indented lines after it)."""
+    width = indent_width(lines[j])
+    found: set[str] = set()
+    for x in range(j + 1, len(lines)):
+        if not keys[x]:
+            continue
+        if indent_width(lines[x]) <= width:
+            break
+        found.add(keys[x])
+    return found
+
+
+class BlockCheck:
+    """Agreement of enclosing blocks between one chunk and the original."""
+
+    def __init__(
+        self,
+        chunk_lines: list[str],
+        chunk_keys: list[str],
+        source_lines: list[str],
+        source_keys: list[str],
+        source_parents: list[int],
+        source_blocks: dict[int, set[str]],
+    ) -> None:
+        self.chunk_lines = chunk_lines
+        self.chunk_keys = chunk_keys
+        self.source_lines = source_lines
+        self.source_keys = source_keys
+        self.source_parents = source_parents
+        self.chunk_parents = parents(chunk_lines)
+        self._agree: dict[tuple[int, int], bool] = {}
+        self._sketch_blocks: dict[int, set[str]] = {}
+        self._source_blocks = source_blocks  # shared by the chunks of one merge
+
+    def consistent(self, k: int, j: int) -> bool:
+        """Whether chunk line k and original line j sit in agreeing blocks."""
+        hk = self.chunk_parents[k]
+        hj = self.source_parents[j]
+        while hk >= 0:
+            if hj < 0:
+                return True  # the sketch wraps the line in a new block: nothing to compare
+            if not self._headers_agree(hk, hj):
+                return False
+            hk = self.chunk_parents[hk]
+            hj = self.source_parents[hj]
+        return True
+
+    def _headers_agree(self, hk: int, hj: int) -> bool:
+        if self.chunk_keys[hk] == self.source_keys[hj]:
+            return True
+        cached = self._agree.get((hk, hj))
+        if cached is not None:
+            return cached
+        mine = self._sketch_blocks.get(hk)
+        if mine is None:
+            mine = block_keys(self.chunk_lines, self.chunk_keys, hk)
+            self._sketch_blocks[hk] = mine
+        theirs = self._source_blocks.get(hj)
+        if theirs is None:
+            theirs = block_keys(self.source_lines, self.source_keys, hj)
+            self._source_blocks[hj] = theirs
+        result = not mine or len(mine & theirs) >= AGREE * len(mine)
+        self._agree[(hk, hj)] = result
+        return result
