@@ -7,11 +7,14 @@ can be shown by `cursorish log` and resumed from its transcript after a crash.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
+import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +43,22 @@ _TEST_RUNNER = re.compile(
     r"(^|[\s/])(pytest|py\.test|unittest|tox|nox|jest|vitest|mocha|rspec|phpunit|ctest)\b"
     r"|\b(npm|yarn|pnpm|bun|deno|go|cargo|mix|dotnet|mvn|gradle|make)\s+(run\s+)?(test|check)\b"
 )
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+# asyncio's default pool has cpu_count + 4 threads: on a small machine eight agents' git and
+# tool calls would queue behind each other there. Threads are created only when needed.
+MAX_THREADS = 64
+
+
+def in_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+    """Run `fn(*args)` in cursorish's own thread pool (sized for eight busy agents)."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="cursorish")
+    return asyncio.get_running_loop().run_in_executor(_executor, functools.partial(fn, *args))
 
 
 def is_test_command(command: str) -> bool:
@@ -341,7 +360,7 @@ class Agent:
         )
         started = time.perf_counter()
         # Shielded: a cancel must not abandon a write half-way; _settle_inflight waits for it.
-        self._inflight = asyncio.ensure_future(asyncio.to_thread(self.tools.call, name, arguments))
+        self._inflight = in_thread(self.tools.call, name, arguments)
         result = await asyncio.shield(self._inflight)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         if result.command is not None and is_test_command(result.command):

@@ -1,0 +1,250 @@
+"""`cursorish bench agents`: do parallel agents really run in parallel?
+
+Runs N agents (default 1, 4 and 8) against the local ScriptedServer with a fixed latency per
+response, on a generated repository of many files, each agent doing the same fixed work:
+list_files, grep, read_file, two edit_file calls and finish. Prints the wall time per N, the
+ratio of the 8-agent to the 1-agent wall time (1.0 = perfectly parallel; the target is
+<= 1.5), and the time cursorish takes to create and provision a worktree next to a bare
+`git worktree add` on the same repository (target: within 1.5x).
+
+Everything runs in a temporary directory with its own CURSORISH_HOME, so the user's store
+and repositories are untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from cursorish.errors import CursorishError, ExitCode
+
+TARGET_RATIO = 1.5
+TARGET_WORKTREE = 1.5
+
+
+def generate_repo(root: Path, files: int) -> Path:
+    """A repository of `files` small Python modules in folders of 100, committed once."""
+    root.mkdir(parents=True)
+    for i in range(files):
+        path = root / f"pkg{i // 100:03d}" / f"mod{i:05d}.py"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(
+            f'"""Module {i}."""\n\n\ndef function_{i}(x):\n    return x + {i}\n\n\n'
+            f"def helper_{i}(y):\n    return y * {i}\n",
+            encoding="utf-8",
+        )
+    (root / ".gitignore").write_text("*.pyc\n.env\n", encoding="utf-8")
+    ident = ["-c", "user.name=bench", "-c", "user.email=bench@cursorish.invalid"]
+    for argv in (
+        ["git", "init", "-q", "-b", "main"],
+        ["git", "add", "-A"],
+        ["git", *ident, "commit", "-q", "--no-verify", "-m", "generated"],
+    ):
+        done = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise CursorishError(f"cannot create the bench repository: {done.stderr.strip()}")
+    return root
+
+
+def bench_script() -> list[dict[str, Any]]:
+    """The fixed work of every agent (the server picks the turn by the number of replies)."""
+
+    def turn(name: str, **args: Any) -> dict[str, Any]:
+        return {"tool_calls": [{"name": name, "arguments": args}]}
+
+    return [
+        turn("list_files", glob="*.py"),
+        turn("grep", pattern="def function_7\\b", fixed_string=False),
+        turn("read_file", path="pkg000/mod00007.py"),
+        turn(
+            "edit_file",
+            path="pkg000/mod00007.py",
+            sketch="def function_7(x):\n    return x + 7 + 0\n",
+        ),
+        turn(
+            "edit_file",
+            path="pkg000/mod00008.py",
+            sketch="def helper_8(y):\n    return y * 8 * 1\n",
+        ),
+        turn("finish", summary="two edits"),
+    ]
+
+
+def worktree_times(root: Path, where: Path, repeat: int = 5) -> tuple[float, float]:
+    """Median (bare `git worktree add -b`, cursorish create + provision) on the repository.
+
+    The two are measured alternately so that load from elsewhere hits both alike.
+    """
+    from cursorish.core.events import null_sink
+    from cursorish.core.orchestrator import Orchestrator, RunSettings
+    from cursorish.core.profiles import Budgets, load_profile
+    from cursorish.core.provision import load_spec, provision
+    from cursorish.gitops.repo import open_repo
+    from cursorish.gitops.worktrees import remove_worktree
+    from cursorish.planner.client import PlannerSettings
+    from cursorish.store.db import Store
+
+    repo = open_repo(root)
+    store = Store.for_repo(repo.git_common_dir)
+    settings = RunSettings(PlannerSettings("x"), load_profile("default", None), Budgets())
+    orch = Orchestrator(repo, store, settings, null_sink, handle_signals=False)
+    bare: list[float] = []
+    ours: list[float] = []
+    try:
+        for i in range(repeat):
+            dest = where / f"bare-{i}"
+            started = time.perf_counter()
+            subprocess.run(
+                ["git", "worktree", "add", "-q", "-b", f"bench-bare-{i}", str(dest), "HEAD"],
+                cwd=root,
+                check=True,
+                capture_output=True,
+            )
+            bare.append(time.perf_counter() - started)
+            remove_worktree(root, dest, delete_branch=f"bench-bare-{i}")
+            agent_id, dest, branch = orch._allocate()
+            started = time.perf_counter()
+            orch._create_worktree(agent_id, dest, branch, repo.head_commit)
+            provision(repo.root, dest, load_spec(repo.root))
+            ours.append(time.perf_counter() - started)
+            remove_worktree(root, dest, delete_branch=branch)
+    finally:
+        store.close()
+    return statistics.median(bare), statistics.median(ours)
+
+
+def run_agents(root: Path, n: int, api_base: str) -> dict[str, Any]:
+    from cursorish.core.events import null_sink
+    from cursorish.core.orchestrator import Orchestrator, RunSettings
+    from cursorish.core.profiles import Budgets, load_profile
+    from cursorish.gitops.repo import open_repo
+    from cursorish.planner.client import PlannerSettings
+    from cursorish.store.db import Store
+
+    repo = open_repo(root)
+    store = Store.for_repo(repo.git_common_dir)
+    settings = RunSettings(
+        planner=PlannerSettings("scripted", api_base=api_base, max_retries=1),
+        profile=load_profile("default", None),
+        budgets=replace(Budgets(), max_steps=20),
+        apply_engine="deterministic",
+        concurrency=max(8, n),
+    )
+    orch = Orchestrator(repo, store, settings, null_sink, handle_signals=False)
+    started = time.perf_counter()
+    try:
+        reports = asyncio.run(orch.run([f"bench task {n}"] * n))
+    finally:
+        store.close()
+    wall = time.perf_counter() - started
+    statuses = sorted({r.status for r in reports})
+    return {
+        "agents": n,
+        "wall_s": round(wall, 3),
+        "worktree_s": [round(r.worktree_s, 3) for r in reports],
+        "statuses": statuses,
+        "errors": sorted({r.error for r in reports if r.error}),
+    }
+
+
+def run_bench(
+    agent_counts: list[int], files: int, latency: float, repeat: int = 2
+) -> dict[str, Any]:
+    from cursorish.planner.litellm_loader import load_litellm
+    from cursorish.planner.scripted_server import ScriptedServer
+
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    load_litellm()  # import cost is start-up, not agent time
+    saved_home = os.environ.get("CURSORISH_HOME")
+    tmp = Path(tempfile.mkdtemp(prefix="cursorish-bench-agents-"))
+    os.environ["CURSORISH_HOME"] = str(tmp / "home")
+    try:
+        root = generate_repo(tmp / "repo", files)
+        bare, ours = worktree_times(root, tmp)
+        runs = []
+        with ScriptedServer(bench_script(), latency_s=latency) as server:
+            run_agents(root, 1, server.base_url)  # warm-up: litellm's client, caches
+            for n in agent_counts:
+                # Best of `repeat`: other load on the machine only ever adds time.
+                tries = [run_agents(root, n, server.base_url) for _ in range(repeat)]
+                runs.append(min(tries, key=lambda r: float(r["wall_s"])))
+    finally:
+        if saved_home is None:
+            os.environ.pop("CURSORISH_HOME", None)
+        else:
+            os.environ["CURSORISH_HOME"] = saved_home
+        shutil.rmtree(tmp, ignore_errors=True)
+    walls = {r["agents"]: r["wall_s"] for r in runs}
+    ratio = round(walls[8] / walls[1], 3) if 1 in walls and 8 in walls else None
+    return {
+        "files": files,
+        "latency_s": latency,
+        "turns_per_agent": len(bench_script()),
+        "repeat": repeat,
+        "runs": runs,
+        "bare_worktree_add_s": round(bare, 4),
+        "worktree_s": round(ours, 4),
+        "worktree_vs_bare": round(ours / bare, 3) if bare > 0 else None,
+        "ratio_8_to_1": ratio,
+        "target_ratio": TARGET_RATIO,
+        "target_worktree_vs_bare": TARGET_WORKTREE,
+    }
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise CursorishError(
+            f"--agents must be like 1,4,8, not {text!r}", ExitCode.BAD_ARGS
+        ) from None
+    if not counts or any(c < 1 or c > 64 for c in counts):
+        raise CursorishError("--agents counts must be between 1 and 64", ExitCode.BAD_ARGS)
+    return counts
+
+
+def cmd_bench_agents(ns: argparse.Namespace) -> int:
+    counts = _counts(ns.agents)
+    if ns.files < 10:
+        raise CursorishError("--files must be at least 10", ExitCode.BAD_ARGS)
+    result = run_bench(counts, ns.files, ns.latency)
+    bad = [r for r in result["runs"] if r["statuses"] != ["done"]]
+    if ns.json:
+        for run in result["runs"]:
+            print(json.dumps({"event": "run", **run}))
+        print(json.dumps({"event": "summary", **result}))
+    else:
+        print(
+            f"{result['files']} files, planner latency {result['latency_s']}s per reply, "
+            f"{result['turns_per_agent']} replies per agent"
+        )
+        print(f"{'agents':>6} {'wall':>8} {'worktree (mean)':>16}  status")
+        for run in result["runs"]:
+            mean = statistics.mean(run["worktree_s"]) if run["worktree_s"] else 0.0
+            print(
+                f"{run['agents']:>6} {run['wall_s']:>7.2f}s {mean:>15.3f}s  "
+                f"{','.join(run['statuses'])}"
+            )
+        if result["ratio_8_to_1"] is not None:
+            print(
+                f"8 agents / 1 agent wall time: {result['ratio_8_to_1']:.2f}x "
+                f"(target <= {TARGET_RATIO})"
+            )
+        print(
+            f"worktree: cursorish {result['worktree_s'] * 1000:.0f} ms vs bare git worktree add "
+            f"{result['bare_worktree_add_s'] * 1000:.0f} ms = {result['worktree_vs_bare']:.2f}x "
+            f"(target <= {TARGET_WORKTREE})"
+        )
+        for run in bad:
+            print(f"agents={run['agents']}: not all done: {run['statuses']} {run['errors']}")
+    return int(ExitCode.INTERNAL) if bad else 0
