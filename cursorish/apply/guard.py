@@ -7,11 +7,13 @@ from collections import Counter
 
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import RefusedMerge
-from cursorish.apply.lines import SourceFile
+from cursorish.apply.lines import SourceFile, key, weight
 from cursorish.apply.structure import Definition, definitions
 
 _UNSTRUCTURED_LIMIT = 25  # deleted non-blank lines in one run, where there is no grammar
 _SMALL_DEFINITION = 2
+_NEAR = 8  # lines between two copies of a line that are one line placed twice
+_TELLING_LENGTH = 12  # a shorter line (`return x`, `else {`) may well repeat
 # Kinds a file may legitimately repeat (overloads, variable declarations, reopened classes).
 _REPEATABLE = frozenset(
     {
@@ -46,6 +48,7 @@ def check_deletions(
     A renamed definition counts as lost too: telling a rename from a misplaced copy of similar
     code is what the model engine is for.
     """
+    _check_copied_lines(source, merged, sketch, deleted)
     if not lang.has_grammar:
         _check_runs(source, set(deleted))
         return
@@ -69,6 +72,39 @@ def check_deletions(
 def _mentioned(definition: Definition, headers: list[str]) -> bool:
     named = re.compile(rf"(?<!\w){re.escape(definition.name)}(?!\w)")
     return any(named.search(line) for line in headers)
+
+
+def _check_copied_lines(
+    source: SourceFile, merged: str, sketch: list[str], deleted: list[int]
+) -> None:
+    """A telling line the original and the sketch each have once but the merge has twice, near
+    each other and near lines the merge deleted: the sketch's copy was written over the wrong
+    lines, next to the original one instead of over it."""
+    if not deleted:
+        return
+    source_keys = [key(line) for line in source.lines]
+    before = Counter(source_keys)
+    shown = Counter(key(line) for line in sketch)
+    where: dict[str, list[int]] = {}
+    for number, line in enumerate(merged.split("\n")):
+        text = key(line)
+        if before[text] == 1 and shown[text] == 1:
+            where.setdefault(text, []).append(number)
+    for text, places in where.items():
+        # Far apart, the copy is deliberate (code copied into a new function).
+        near = len(places) == 2 and places[1] - places[0] <= _NEAR
+        if not near or not _telling(text):
+            continue
+        at = source_keys.index(text)
+        if any(abs(j - at) <= _NEAR for j in deleted):
+            raise RefusedMerge(
+                f"the sketch's line {text[:60]!r} would appear twice: the original has it once "
+                "and the sketch's copy was not placed over it"
+            )
+
+
+def _telling(text: str) -> bool:
+    return len(text) >= _TELLING_LENGTH and weight(text) >= 1.0
 
 
 def _check_runs(source: SourceFile, gone: set[int]) -> None:

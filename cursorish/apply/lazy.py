@@ -10,6 +10,7 @@ file, the merge is refused: the sketch does not say where it goes.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
 from cursorish.apply.align import DELETE_COST, Index, Placement, candidates, fill
@@ -25,6 +26,7 @@ from cursorish.apply.lines import (
 )
 from cursorish.apply.markers import is_marker
 from cursorish.apply.spans import Span, dropped_blanks, refine, similar
+from cursorish.apply.structure import Definition, definitions
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
 # A marker indented into a block usually stands for lines of that block; planners are not
@@ -230,8 +232,10 @@ def _assemble(
     sketch: LazySketch,
     path: list[Placement],
     index: Index,
+    lang: Language,
 ) -> Merge:
     n = len(source.lines)
+    named = _Definitions(source.lines, lang)
     tabs, unit = indent_style(source.lines)
     sketch_tabs, sketch_unit = indent_style([line for c in sketch.chunks for line in c.lines])
     last = len(path) - 1
@@ -262,6 +266,8 @@ def _assemble(
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
             span.a = _head_start(chunk, span, source.lines)
+        elif span.matched:
+            span.a = _replaced_definition(chunk, span, source.lines, lower, named)
         if not after:
             span.b = n
         if span.a < lower:
@@ -294,6 +300,52 @@ def _assemble(
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
     return Merge(pieces, deleted)
+
+
+_DECLARED = re.compile(
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w ]+\))?\s+)?(?:async\s+)?"
+    r"(?:def|class|function\*?|interface|type|struct|enum|trait|fn|func(?:\s*\([^)]*\))?)"
+    r"\s+([A-Za-z_$][\w$]*)"
+)
+
+
+class _Definitions:
+    """The original's definitions by name, parsed only when a chunk asks."""
+
+    def __init__(self, lines: list[str], lang: Language) -> None:
+        self.lines = lines
+        self.lang = lang
+        self._by_name: dict[str, list[Definition]] | None = None
+
+    def named(self, name: str) -> list[Definition]:
+        if self._by_name is None:
+            self._by_name = {}
+            if self.lang.has_grammar:
+                for d in definitions("\n".join(self.lines), self.lang.name):
+                    self._by_name.setdefault(d.name, []).append(d)
+        return self._by_name.get(name, [])
+
+
+def _replaced_definition(
+    chunk: Chunk, span: Span, source: list[str], lower: int, named: _Definitions
+) -> int:
+    """A chunk after a marker that opens with a new declaration of a name the original
+    declares right above the chunk's match replaces that declaration (a changed edge line)."""
+    first = min(span.matched)
+    lead = [k for k in range(first) if chunk.lines[k].strip()]
+    if not lead:
+        return span.a
+    match = _DECLARED.match(chunk.lines[lead[0]])
+    if not match:
+        return span.a
+    for d in named.named(match.group(1)):
+        if (
+            lower <= d.start
+            and d.end < span.a
+            and not any(source[j].strip() for j in range(d.end + 1, span.a))
+        ):
+            return d.start
+    return span.a
 
 
 def _head_start(chunk: Chunk, span: Span, source: list[str]) -> int:
@@ -393,14 +445,14 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
     paths = _choose(sketch, options, index, gaps)
     if not paths:
         raise RefusedMerge(_order_reason(sketch, options))
-    merged = _assemble(source, sketch, paths[0], index)
+    merged = _assemble(source, sketch, paths[0], index, lang)
     for other in paths[1:]:
         if paths[0][0].score - other[0].score >= TIE_MARGIN:
             break
         gap = paths[0][0].score - other[0].score
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
             continue  # the same places, matched in less detail: the better match stands
-        alt = _assemble(source, sketch, other, index)
+        alt = _assemble(source, sketch, other, index, lang)
         if alt.pieces != merged.pieces:
             raise RefusedMerge(_tie_reason(sketch, paths[0], other))
     return merged

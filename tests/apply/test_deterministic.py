@@ -428,3 +428,72 @@ def test_js_new_function_before_a_changed_last_line_is_not_anchored_on_a_brace()
         "module.exports = { formatName, initials, shout };",
     )
     assert merged(JS, sketch, "web/format.js") == expected
+
+
+def test_new_declaration_of_a_name_replaces_the_one_right_above_the_context() -> None:
+    original = d(
+        """
+        export type Source = 'default' | 'env';
+
+        export interface Values {
+          [key: string]: any;
+        }
+
+        export class Command {
+          name(): string;
+        }
+        """
+    )
+    sketch = d(
+        """
+        // ... existing code ...
+
+        export type Values = Record<string, any>;
+
+        export class Command {
+          // ... existing code ...
+        """
+    )
+    expected = original.replace(
+        "export interface Values {\n  [key: string]: any;\n}",
+        "export type Values = Record<string, any>;",
+    )
+    assert merged(original, sketch, "types.ts") == expected
+
+
+def test_a_line_written_next_to_its_own_original_over_deleted_lines_is_refused() -> None:
+    original = d(
+        """
+        class Option {
+          /**
+           * Set the environment variable.
+           */
+          env(name: string): this;
+
+          /**
+           * Calculate the full description.
+           */
+          fullDescription(): string;
+
+          /**
+           * Set the custom handler.
+           */
+          argParser(fn: any): this;
+        }
+        """
+    )
+    sketch = d(
+        """
+        // ... existing code ...
+           */
+          env(name: string): this;
+
+          /**
+           * Set the custom handler.
+           // ... existing code ...
+        """
+    )
+    outcome = merge(original, sketch, path="option.ts")
+    if isinstance(outcome, Merged):
+        assert outcome.text.count("env(name: string): this;") == 1
+        assert "fullDescription" not in outcome.text
