@@ -1,0 +1,166 @@
+"""The agent tools against a real agent worktree (git worktree add of a real repository)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cursorish.core.tools import MAX_READ_LINES, ToolBox, ToolContext, ToolResult
+from cursorish.gitops.repo import open_repo
+from cursorish.gitops.worktrees import create_worktree
+
+MakeRepo = Callable[..., Path]
+
+
+@pytest.fixture
+def worktree(tmp_path: Path, make_repo: MakeRepo) -> Path:
+    big = "".join(f"line {i}\n" for i in range(1, 3001))
+    root = make_repo(
+        tmp_path,
+        {
+            "app.py": "def main():\n    return 0\n",
+            "big.txt": big,
+            "pkg/mod.py": "VALUE = 1\n",
+            ".gitignore": "secret.env\nbuild/\n",
+        },
+    )
+    (root / "secret.env").write_text("KEY=1\n")
+    repo = open_repo(root)
+    dest = tmp_path / "wt"
+    create_worktree(repo, agent_id="t00001", base_commit=repo.head_commit, dest=dest)
+    (dest / "build").mkdir()
+    (dest / "build" / "out.py").write_text("generated\n")
+    (dest / "secret.env").write_text("KEY=2\n")
+    return dest
+
+
+def box(root: Path, **ctx: object) -> ToolBox:
+    return ToolBox(ToolContext(root=root, agent_id="t00001", **ctx))  # type: ignore[arg-type]
+
+
+def run(tb: ToolBox, name: str, **args: object) -> ToolResult:
+    return tb.call(name, json.dumps(args))
+
+
+def test_read_file_whole_and_ranges(worktree: Path) -> None:
+    tb = box(worktree)
+    assert run(tb, "read_file", path="app.py").text.startswith("app.py (lines 1-2 of 2)")
+    part = run(tb, "read_file", path="big.txt", start_line=10, end_line=12)
+    assert part.text.splitlines() == [
+        "big.txt (lines 10-12 of 3000)",
+        "line 10",
+        "line 11",
+        "line 12",
+    ]
+    whole = run(tb, "read_file", path="big.txt")
+    assert f"more follows: read_file with start_line={MAX_READ_LINES + 1}" in whole.text
+    assert len(whole.text.splitlines()) == MAX_READ_LINES + 1
+    past = run(tb, "read_file", path="big.txt", start_line=5000)
+    assert not past.ok and "3000 lines" in past.text
+    bad = run(tb, "read_file", path="big.txt", start_line="ten")
+    assert not bad.ok and "integers" in bad.text
+
+
+def test_list_files_respects_gitignore(worktree: Path) -> None:
+    tb = box(worktree)
+    listed = run(tb, "list_files").text.splitlines()
+    assert "app.py" in listed and "pkg/mod.py" in listed
+    assert "secret.env" not in listed and "build/out.py" not in listed
+    assert run(tb, "list_files", directory="pkg").text == "pkg/mod.py"
+    assert run(tb, "list_files", glob="*.py").text.splitlines() == ["app.py", "pkg/mod.py"]
+
+
+def test_grep_finds_and_skips_ignored(worktree: Path) -> None:
+    tb = box(worktree)
+    assert run(tb, "grep", pattern="VALUE").text == "pkg/mod.py:1: VALUE = 1"
+    assert run(tb, "grep", pattern="KEY").text == "no matches"  # secret.env is ignored
+    assert run(tb, "grep", pattern="line 2999$").text == "big.txt:2999: line 2999"
+    assert run(tb, "grep", pattern="^line 3000", glob="*.txt").text == "big.txt:3000: line 3000"
+    bad = run(tb, "grep", pattern="(")
+    assert not bad.ok and "invalid regular expression" in bad.text
+
+
+def test_edit_file_applies_and_reports_refusals(worktree: Path) -> None:
+    tb = box(worktree, apply_engine="deterministic")
+    ok = run(tb, "edit_file", path="app.py", sketch="def main():\n    return 1\n")
+    assert ok.ok and ok.changed_path == "app.py"
+    assert (worktree / "app.py").read_text() == "def main():\n    return 1\n"
+    before = (worktree / "big.txt").read_text()
+    refused = run(
+        tb,
+        "edit_file",
+        path="big.txt",
+        sketch="line 5\nNEW\n# ... existing code ...\nline 5\nNEW2\n",
+    )
+    assert not refused.ok and "refused" in refused.text and "unchanged" in refused.text
+    assert (worktree / "big.txt").read_text() == before
+    missing = run(tb, "edit_file", path="nope.py", sketch="x")
+    assert not missing.ok and "use create_file" in missing.text
+
+
+def test_create_and_delete_file(worktree: Path) -> None:
+    tb = box(worktree)
+    made = run(tb, "create_file", path="new/dir/x.py", content="X = 1\n")
+    assert made.ok and (worktree / "new/dir/x.py").read_text() == "X = 1\n"
+    again = run(tb, "create_file", path="new/dir/x.py", content="")
+    assert not again.ok and "already exists" in again.text
+    gone = run(tb, "delete_file", path="new/dir/x.py")
+    assert gone.ok and not (worktree / "new/dir/x.py").exists()
+    assert not run(tb, "delete_file", path="new/dir/x.py").ok
+
+
+def test_run_command_policies(worktree: Path) -> None:
+    allow = box(worktree, command_allowlist=("ls",))
+    listed = run(allow, "run_command", command="ls")
+    assert listed.ok and listed.exit_code == 0 and "app.py" in listed.text
+    refused = run(allow, "run_command", command="rm -rf pkg")
+    assert not refused.ok and "not in the headless allowlist" in refused.text
+    assert (worktree / "pkg/mod.py").exists()
+    piped = run(allow, "run_command", command="ls | wc")
+    assert not piped.ok and "shell syntax" in piped.text
+    denied = run(box(worktree, command_policy="deny"), "run_command", command="ls")
+    assert not denied.ok and "disabled by policy" in denied.text
+    asked: list[str] = []
+
+    def no(command: str) -> bool:
+        asked.append(command)
+        return False
+
+    refused_by_user = run(box(worktree, command_policy="ask", ask=no), "run_command", command="ls")
+    assert asked == ["ls"] and not refused_by_user.ok and "did not allow" in refused_by_user.text
+
+
+def test_run_command_runs_in_the_worktree_with_timeout_and_cap(worktree: Path) -> None:
+    tb = box(worktree, command_policy="allow", command_timeout_s=1.0)
+    pwd = run(tb, "run_command", command="pwd")
+    assert str(worktree.resolve()) in pwd.text
+    started = time.monotonic()
+    slow = run(tb, "run_command", command="sleep 30")
+    assert not slow.ok and "timed out" in slow.text and time.monotonic() - started < 10
+    loud = run(tb, "run_command", command="yes | head -c 300000")
+    assert "output truncated" in loud.text and len(loud.text) < 30_000
+    failing = run(tb, "run_command", command="exit 3")
+    assert not failing.ok and failing.exit_code == 3
+
+
+def test_tool_errors_are_results(worktree: Path) -> None:
+    tb = box(worktree)
+    assert "not valid JSON" in tb.call("read_file", "{not json").text
+    assert "unknown tool" in tb.call("explode", "{}").text
+    assert "must be a JSON object" in tb.call("read_file", "[1]").text
+    assert "must be a string" in run(tb, "read_file", path=5).text
+    assert "must be a non-empty string" in run(tb, "run_command", command="").text
+    restricted = ToolBox(ToolContext(root=worktree, agent_id="x"), ("read_file", "finish"))
+    assert "unknown tool 'edit_file'" in run(restricted, "edit_file", path="a", sketch="b").text
+
+
+def test_finish(worktree: Path) -> None:
+    tb = box(worktree)
+    done = run(tb, "finish", summary="ok")
+    assert done.finished and done.finish_status == "done" and done.summary == "ok"
+    assert run(tb, "finish", summary="no", status="gave_up").finish_status == "gave_up"
+    assert not run(tb, "finish", summary="?", status="maybe").ok
