@@ -8,6 +8,7 @@ from collections import Counter
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import RefusedMerge
 from cursorish.apply.lines import SourceFile, key, weight
+from cursorish.apply.spans import similar
 from cursorish.apply.structure import Definition, definitions
 
 _UNSTRUCTURED_LIMIT = 25  # deleted non-blank lines in one run, where there is no grammar
@@ -45,8 +46,9 @@ def check_deletions(
     """Raise `RefusedMerge` when the merge loses a definition the sketch never mentions (or,
     without a grammar, deletes a long run of lines the sketch does not show).
 
-    A renamed definition counts as lost too: telling a rename from a misplaced copy of similar
-    code is what the model engine is for.
+    A renamed definition is not lost: the sketch writes a header like the original's (same
+    depth, a similar line) with a name the original does not define, and some of the old
+    body's lines stay (they anchored the sketch there).
     """
     _check_copied_lines(source, merged, sketch, deleted)
     if not lang.has_grammar:
@@ -57,16 +59,43 @@ def check_deletions(
     if not gone:
         return
     headers = [line for line in sketch if _HEADER.search(line)]
-    for definition in definitions(original, lang.name):
+    found = definitions(original, lang.name)
+    names = {d.name for d in found}
+    for definition in found:
         if definition.end - definition.start + 1 <= _SMALL_DEFINITION:
             continue
         if definition.start not in gone or _mentioned(definition, headers):
+            continue
+        still_used = _named_anywhere(definition.name, [*sketch, merged])
+        if not still_used and _renamed(definition, source.lines, headers, names, gone):
             continue
         raise RefusedMerge(
             f"the merge would delete {definition.kind.replace('_', ' ')} "
             f"{definition.name!r} (original lines {definition.start + 1}-"
             f"{definition.end + 1}), which the sketch never mentions"
         )
+
+
+def _named_anywhere(name: str, sketch: list[str]) -> bool:
+    """A name the sketch or the merge still uses (a call, a reference) was not renamed away."""
+    named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return any(named.search(line) for line in sketch)
+
+
+def _renamed(
+    definition: Definition, lines: list[str], headers: list[str], names: set[str], gone: set[int]
+) -> bool:
+    body = range(definition.start + 1, definition.end + 1)
+    if not any(lines[j].strip() and j not in gone for j in body):
+        return False
+    old = lines[definition.start]
+    for header in headers:
+        if not similar(header, old):
+            continue
+        words = set(re.findall(r"[A-Za-z_$][\w$]*", header))
+        if any(word not in names and word not in old for word in words):
+            return True
+    return False
 
 
 def _mentioned(definition: Definition, headers: list[str]) -> bool:

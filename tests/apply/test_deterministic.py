@@ -497,3 +497,59 @@ def test_a_line_written_next_to_its_own_original_over_deleted_lines_is_refused()
     if isinstance(outcome, Merged):
         assert outcome.text.count("env(name: string): this;") == 1
         assert "fullDescription" not in outcome.text
+
+
+STATS = d(
+    '''
+    class Stats:
+        def variance(self, xs):
+            mean = sum(xs) / len(xs)
+            return sum((x - mean) ** 2 for x in xs) / len(xs)
+
+        def correlation(self, cov, var_x, var_y):
+            """Correlation from Var(X), Var(Y) and Cov(X, Y)."""
+            std_y = var_y ** 0.5
+            std_x = var_x ** 0.5
+            return cov / (std_x * std_y)
+    '''
+)
+
+
+def test_a_renamed_method_replaces_the_original() -> None:
+    sketch = d(
+        '''
+        # ... existing code ...
+                return sum((x - mean) ** 2 for x in xs) / len(xs)
+
+            def covariance(self, corr, var_x, var_y):
+                """Covariance from Var(X), Var(Y) and Corr(X, Y)."""
+                std_y = var_y ** 0.5
+                std_x = var_x ** 0.5
+                return corr * std_x * std_y
+        '''
+    )
+    expected = (
+        STATS.replace("def correlation(self, cov,", "def covariance(self, corr,")
+        .replace("Correlation from", "Covariance from")
+        .replace("and Cov(X, Y)", "and Corr(X, Y)")
+        .replace("return cov / (std_x * std_y)", "return corr * std_x * std_y")
+    )
+    assert merged(STATS, sketch, "stats.py") == expected
+
+
+def test_a_new_method_over_one_the_file_still_calls_is_refused() -> None:
+    original = STATS + "\n\ndef use(s):\n    return s.correlation(1, 2, 3)\n"
+    sketch = d(
+        '''
+        # ... existing code ...
+                return sum((x - mean) ** 2 for x in xs) / len(xs)
+
+            def covariance(self, corr, var_x, var_y):
+                """Covariance from Var(X), Var(Y) and Corr(X, Y)."""
+                std_y = var_y ** 0.5
+                std_x = var_x ** 0.5
+                return corr * std_x * std_y
+        # ... existing code ...
+        '''
+    )
+    assert "correlation" in refused(original, sketch, "stats.py")
