@@ -154,8 +154,8 @@ def _check_duplicates(original: str, merged: str, lang: Language) -> None:
     """A definition the original has once and the merge has twice was added, not replaced."""
     if not _header_repeated(original, merged):
         return  # parsing is the costly part: skip it when no header line got a second copy
-    before = Counter((d.kind, d.name, d.depth) for d in definitions(original, lang.name))
-    after = Counter((d.kind, d.name, d.depth) for d in definitions(merged, lang.name))
+    before = Counter(_qualified(definitions(original, lang.name)))
+    after = Counter(_qualified(definitions(merged, lang.name)))
     for ident, count in after.items():
         if count > before[ident] >= 1 and ident[0] not in _REPEATABLE:
             kind, name, _depth = ident
@@ -163,6 +163,20 @@ def _check_duplicates(original: str, merged: str, lang: Language) -> None:
                 f"the merge would define {kind.replace('_', ' ')} {name!r} a second time: the "
                 "sketch's version was not placed over the original one"
             )
+
+
+def _qualified(found: list[Definition]) -> list[tuple[str, str, int]]:
+    """(kind, name with its enclosing definitions' names, depth): methods of two classes
+    may share a name."""
+    out: list[tuple[str, str, int]] = []
+    stack: list[tuple[Definition, str]] = []
+    for d in found:  # sorted by start, outer first
+        while stack and stack[-1][0].end < d.start:
+            stack.pop()
+        name = f"{stack[-1][1]}.{d.name}" if stack else d.name
+        stack.append((d, name))
+        out.append((d.kind, name, d.depth))
+    return out
 
 
 def _header_repeated(original: str, merged: str) -> bool:

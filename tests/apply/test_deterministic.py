@@ -553,3 +553,36 @@ def test_a_new_method_over_one_the_file_still_calls_is_refused() -> None:
         '''
     )
     assert "correlation" in refused(original, sketch, "stats.py")
+
+
+def test_a_new_class_may_define_a_method_named_like_another_class_method() -> None:
+    original = d(
+        """
+        class Strategy:
+            def move(self, board):
+                return (0, 0)
+
+
+        class Game:
+            def __init__(self, player):
+                self.player = player
+        """
+    )
+    sketch = d(
+        """
+        # ... existing code ...
+                return (0, 0)
+
+
+        class GoodStrategy(Strategy):
+            def move(self, board):
+                return (1, 1)
+
+
+        class Game:
+            # ... existing code ...
+        """
+    )
+    text = merged(original, sketch, "game.py")
+    assert text.count("def move(self, board):") == 2
+    assert text.index("class GoodStrategy") < text.index("class Game")
