@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob as _glob
 import os
 import shutil
+import subprocess
 import threading
 import tomllib
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from cursorish.core.commands import CommandResult, run_in_worktree
 from cursorish.core.paths import resolve_in_worktree
 from cursorish.core.resources import data_dir
 from cursorish.errors import ConfigError, CursorishError
-from cursorish.gitops._git import run_git, split_z
+from cursorish.gitops._git import split_z
 
 KEYS = frozenset({"copy", "setup", "setup_timeout_s"})
 MAX_COPY_BYTES = 50_000_000  # a local config, not a data set
@@ -114,9 +115,17 @@ def ignored_by_git(repo_root: Path, names: list[str]) -> set[str]:
     """The subset of `names` that git ignores in `repo_root` (tracked files never are)."""
     if not names:
         return set()
-    # check-ignore exits 1 when none is ignored; `--` keeps names starting with '-' as paths.
-    _, out, _ = run_git(repo_root, "check-ignore", "-z", "--", *names, check=False)
-    return set(split_z(out))
+    # check-ignore exits 1 when none is ignored; -z (NUL-separated names) needs --stdin.
+    done = subprocess.run(
+        ["git", "--no-optional-locks", "check-ignore", "-z", "--stdin"],
+        cwd=repo_root,
+        input=b"\0".join(os.fsencode(n) for n in names),
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode not in (0, 1):
+        raise CursorishError(f"git check-ignore failed: {done.stderr.decode().strip()}")
+    return set(split_z(done.stdout))
 
 
 def copy_ignored_files(
