@@ -213,6 +213,14 @@ def _extend_blocks(
         if k1 < k:
             continue
         end = block_end(index, matched[k])
+        last = max(x for x, w in enumerate(widths) if w >= 0)
+        if (
+            widths[last] > v
+            and end > matched[k]
+            and index.indents[end] == index.indents[matched[k]]
+            and index.keys[end].startswith(_CLOSERS)
+        ):
+            end -= 1  # the sketch stops inside the block: the marker after it keeps its `}`
         if end < span.b or end >= upper:
             continue
         removed = sum(1 for j in range(span.b, end + 1) if not index.blank[j])

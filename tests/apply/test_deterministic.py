@@ -586,3 +586,29 @@ def test_a_new_class_may_define_a_method_named_like_another_class_method() -> No
     text = merged(original, sketch, "game.py")
     assert text.count("def move(self, board):") == 2
     assert text.index("class GoodStrategy") < text.index("class Game")
+
+
+def test_a_function_rewritten_up_to_its_last_statement_keeps_its_closing_brace() -> None:
+    original = d(
+        """
+        function split(flags) {
+          const parts = flags.split(' ');
+          const short = parts.shift();
+          return { short };
+        }
+
+        exports.split = split;
+        """
+    )
+    sketch = d(
+        """
+        // ... existing code ...
+        function split(flags) {
+          const parts = flags.split(/[ |,]+/);
+          const short = parts.shift();
+          return { short };
+        // ... existing code ...
+        """
+    )
+    expected = original.replace("flags.split(' ')", "flags.split(/[ |,]+/)")
+    assert merged(original, sketch, "flags.js") == expected
