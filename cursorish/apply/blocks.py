@@ -21,13 +21,16 @@ def parents(lines: list[str]) -> list[int]:
     out = [-1] * len(lines)
     stack: list[tuple[int, int]] = []  # (indent, line)
     for j, line in enumerate(lines):
-        if not line.strip():
+        text = line.lstrip()
+        if not text:
             continue
-        width = indent_width(line)
+        width = len(line) - len(text)
+        if "\t" in line[:width]:
+            width = indent_width(line)
         while stack and stack[-1][0] >= width:
             stack.pop()
         out[j] = stack[-1][1] if stack else -1
-        if not line.strip().startswith(_CLOSERS):
+        if not text.startswith(_CLOSERS):
             stack.append((width, j))
     return out
 

@@ -84,9 +84,14 @@ def indent_style(lines: list[str]) -> tuple[bool, int]:
     for line in lines:
         if line.startswith("\t"):
             tabs += 1
-        elif line.startswith(" ") and line.strip():
+        elif line.startswith(" "):
+            rest = line.lstrip(" ")
+            if not rest.strip():
+                continue
             spaces += 1
-            width = indent_width(line)
+            width = len(line) - len(rest)
+            if rest.startswith("\t"):
+                width = indent_width(line)
             widths[width] = widths.get(width, 0) + 1
     unit = 4
     if widths:
