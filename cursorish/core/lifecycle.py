@@ -364,8 +364,7 @@ def _has_unique_commits(repo: RepoInfo, branch: str) -> bool:
         "--max-count=1",
         f"refs/heads/{branch}",
         "--not",
-        "--exclude",
-        f"refs/heads/{branch}",
+        f"--exclude={branch}",  # relative to refs/heads/ for --branches
         "--branches",
         "--tags",
     )

@@ -1,0 +1,151 @@
+"""Agent lifecycle outside a run: owners, interrupted detection, cancel, discard, gc."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cursorish.core import lifecycle
+from cursorish.errors import CursorishError
+from cursorish.gitops.repo import RepoInfo, branch_exists, open_repo
+from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.store.db import Store
+from cursorish.store.paths import worktrees_dir
+from tests.conftest import git
+from tests.core.agent_helpers import call, finish, run_tasks, settings_for
+
+MakeRepo = Callable[..., Path]
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+@pytest.fixture
+def repo(tmp_path: Path, make_repo: MakeRepo) -> RepoInfo:
+    return open_repo(make_repo(tmp_path, {"app.py": "X = 1\n"}))
+
+
+@pytest.fixture
+def store(repo: RepoInfo) -> Store:
+    return Store.for_repo(repo.git_common_dir)
+
+
+def _row(store: Store, repo: RepoInfo, agent_id: str, state: str, pid: int | None) -> None:
+    task = store.create_task("t", str(repo.root))
+    store.create_agent(
+        agent_id=agent_id,
+        task_id=task,
+        profile="default",
+        branch=f"cursorish/{agent_id}",
+        worktree=str(worktrees_dir(repo.git_common_dir) / agent_id),
+        base_commit=repo.head_commit,
+        planner_model="m",
+        apply_engine="auto",
+        state=state,
+    )
+    start = lifecycle.process_start(pid) if pid else None
+    store.update_agent(agent_id, pid=pid, owner_start=start)
+
+
+def test_owner_alive() -> None:
+    pid, start = lifecycle.owner_token()
+    assert lifecycle.owner_alive(pid, start)
+    assert not lifecycle.owner_alive(_dead_pid(), "123")
+    assert not lifecycle.owner_alive(None, None)
+    # A live pid whose start time differs is a recycled pid, not the owner.
+    assert not lifecycle.owner_alive(os.getppid(), "1")
+
+
+def test_dead_owner_means_interrupted(store: Store, repo: RepoInfo) -> None:
+    _row(store, repo, "aaaaaa", "planning", _dead_pid())
+    _row(store, repo, "bbbbbb", "planning", os.getpid())
+    _row(store, repo, "cccccc", "done", _dead_pid())
+    views = {v.id: v for v in lifecycle.list_agents(store)}
+    assert views["aaaaaa"].state == "interrupted"
+    assert views["bbbbbb"].state == "planning"
+    assert views["cccccc"].state == "done"
+    row = store.agent("aaaaaa")
+    assert row is not None and row["state"] == "interrupted"  # recorded, not only shown
+    assert "resume" in row["error"]
+
+
+def test_cancel_without_owner_marks_cancelled(store: Store, repo: RepoInfo) -> None:
+    _row(store, repo, "aaaaaa", "applying", _dead_pid())
+    assert lifecycle.request_cancel(store, "aaa").how == "marked"
+    row = store.agent("aaaaaa")
+    assert row is not None and row["state"] == "cancelled" and row["cancel_requested"] == 1
+    with pytest.raises(CursorishError, match="already ended"):
+        lifecycle.request_cancel(store, "aaaaaa")
+    with pytest.raises(CursorishError, match="no agent"):
+        lifecycle.request_cancel(store, "zzzzzz")
+
+
+def test_discard_removes_worktree_and_branch(repo: RepoInfo) -> None:
+    script = [call("create_file", path="n.txt", content="n\n"), finish()]
+    with ScriptedServer(script) as server:
+        (report,), store = run_tasks(repo.root, ["t"], settings_for(server))
+    assert Path(report.worktree).is_dir() and branch_exists(repo.root, report.branch)
+    removed = lifecycle.discard(store, repo, report.agent_id)
+    assert removed == [f"worktree {report.worktree}", f"branch {report.branch}"]
+    assert not Path(report.worktree).exists() and not branch_exists(repo.root, report.branch)
+    (view,) = lifecycle.list_agents(store)
+    assert view.discarded and view.state == "done"
+    assert lifecycle.gc(store, repo).removed == []
+
+
+def test_discard_refuses_a_running_agent(store: Store, repo: RepoInfo) -> None:
+    _row(store, repo, "aaaaaa", "planning", os.getpid())
+    with pytest.raises(CursorishError, match="cancel it first"):
+        lifecycle.discard(store, repo, "aaaaaa")
+
+
+def test_gc_removes_orphans_and_keeps_live_work(store: Store, repo: RepoInfo) -> None:
+    parent = worktrees_dir(repo.git_common_dir)
+    root = repo.root
+    # A git worktree in our folder with no agent in the store (its branch has no own commits).
+    git(root, "worktree", "add", "-q", "-b", "cursorish/orphan", str(parent / "orphan"))
+    # A worktree whose directory was deleted by hand: git keeps a stale record.
+    git(root, "worktree", "add", "-q", "-b", "other", str(root.parent / "gone"))
+    subprocess.run(["rm", "-rf", str(root.parent / "gone")], check=True)
+    # A discarded agent whose removal never happened.
+    _row(store, repo, "dddddd", "done", None)
+    git(root, "worktree", "add", "-q", "-b", "cursorish/dddddd", str(parent / "dddddd"))
+    store.update_agent("dddddd", discarded_at="2024-01-01T00:00:00+00:00")
+    # An interrupted agent: kept.
+    _row(store, repo, "iiiiii", "planning", _dead_pid())
+    git(root, "worktree", "add", "-q", "-b", "cursorish/iiiiii", str(parent / "iiiiii"))
+
+    dry = lifecycle.gc(store, repo, dry_run=True)
+    assert all(line.startswith("would remove") for line in dry.removed)
+    assert (parent / "orphan").exists() and (parent / "dddddd").exists()
+
+    report = lifecycle.gc(store, repo)
+    text = "\n".join(report.removed)
+    assert "worktree " + str(parent / "dddddd") in text and "branch cursorish/dddddd" in text
+    assert str(parent / "orphan") in text and "branch cursorish/orphan" in text
+    assert "stale record" in text
+    assert not (parent / "orphan").exists() and not (parent / "dddddd").exists()
+    assert not branch_exists(root, "cursorish/orphan")
+    assert (parent / "iiiiii").is_dir() and branch_exists(root, "cursorish/iiiiii")
+    assert "gone" not in git(root, "worktree", "list")
+    assert lifecycle.gc(store, repo).removed == []
+
+
+def test_gc_keeps_an_orphan_branch_with_its_own_commits(store: Store, repo: RepoInfo) -> None:
+    parent = worktrees_dir(repo.git_common_dir)
+    wt = parent / "ownwrk"
+    git(repo.root, "worktree", "add", "-q", "-b", "cursorish/ownwrk", str(wt))
+    (wt / "f.txt").write_text("work\n")
+    git(wt, "add", "f.txt")
+    git(wt, "commit", "-q", "-m", "work")
+    report = lifecycle.gc(store, repo)
+    assert not wt.exists()
+    assert branch_exists(repo.root, "cursorish/ownwrk")
+    assert any("kept branch cursorish/ownwrk" in k for k in report.kept)
