@@ -1,0 +1,297 @@
+"""Greedy decoding with speculative edits, and the plain greedy loop it must match token for token.
+
+The draft does not come from a draft model but from text the answer is expected to copy: the
+original file (and the sketch). A pointer into those tokens proposes the next k tokens; one
+batched decode verifies them all (logits only for the verified positions, never `logits_all`);
+the agreeing prefix plus the model's own next token are accepted and the rejected positions are
+removed from the KV cache. After a disagreement the drafter re-aligns by looking up the last few
+generated tokens in the original (after the pointer first, nearest first, then before it), then
+in the sketch. k grows while drafts are accepted and shrinks on rejection.
+
+Both loops run on the same `Engine` (see `lowlevel.LlamaEngine`), which decodes a batch and
+returns the argmax at the positions asked for. The first token comes from the prompt's last
+logits in both; every later token is the argmax at the position before it, so as long as the
+engine's logits for a position do not depend on how many positions share its batch, the two
+token sequences are identical. `tests/apply/model/` checks exactly that on llama.cpp.
+"""
+
+from __future__ import annotations
+
+import codecs
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class Engine(Protocol):
+    """A model context with one sequence whose KV cache can be truncated."""
+
+    def eval_prompt(self, tokens: Sequence[int]) -> int:
+        """Clear the cache, evaluate `tokens` from position 0; the argmax after the last one."""
+        ...
+
+    def decode_argmax(self, tokens: Sequence[int], start_pos: int) -> list[int]:
+        """Evaluate `tokens` at positions start_pos.. in ONE decode; argmax after each of them."""
+        ...
+
+    def truncate(self, n_keep: int) -> None:
+        """Drop every cached position >= n_keep."""
+        ...
+
+    def token_bytes(self, token: int) -> bytes: ...
+
+
+@dataclass
+class DecodeStats:
+    output_tokens: int = 0
+    decode_calls: int = 0  # decodes after the prompt (the prompt is the same in both modes)
+    drafted: int = 0
+    accepted: int = 0
+    prompt_s: float = 0.0
+    decode_s: float = 0.0
+
+    @property
+    def calls_per_token(self) -> float:
+        return self.decode_calls / self.output_tokens if self.output_tokens else 0.0
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.output_tokens / self.decode_s if self.decode_s > 0 else 0.0
+
+
+@dataclass
+class DecodeResult:
+    tokens: list[int]
+    text: str  # output decoded (UTF-8, surrogateescape), cut before any stop string
+    stop_reason: str  # "eos" | "stop" | "length"
+    stats: DecodeStats = field(default_factory=DecodeStats)
+
+
+class OutputStream:
+    """Turns accepted tokens into text: UTF-8 split across byte tokens, stop tokens/strings.
+
+    Text that might be the start of a stop string is held back from `on_token` until it is
+    clear, so a caller never sees half of a closing tag.
+    """
+
+    def __init__(
+        self,
+        token_bytes: Callable[[int], bytes],
+        *,
+        stop_tokens: frozenset[int],
+        stop_strings: Sequence[str],
+        max_tokens: int,
+        on_token: Callable[[str], None] | None,
+    ) -> None:
+        self._token_bytes = token_bytes
+        self._stop_tokens = stop_tokens
+        self._stop_strings = [s for s in stop_strings if s]
+        self._max_tokens = max_tokens
+        self._on_token = on_token
+        self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.tokens: list[int] = []
+        self.text = ""
+        self._emitted = 0
+        self.stop_reason: str | None = None
+
+    def push(self, token: int) -> bool:
+        """Add one accepted token; True once generation must stop."""
+        if self.stop_reason is not None:
+            return True
+        if token in self._stop_tokens:
+            self.stop_reason = "eos"
+            self._flush(final=True)
+            return True
+        self.tokens.append(token)
+        self.text += self._decoder.decode(self._token_bytes(token))
+        for stop in self._stop_strings:
+            at = self.text.find(stop, max(0, self._emitted - len(stop)))
+            if at != -1:
+                self.text = self.text[:at]
+                self.stop_reason = "stop"
+                self._flush(final=True)
+                return True
+        if len(self.tokens) >= self._max_tokens:
+            self.stop_reason = "length"
+            self._flush(final=True)
+            return True
+        self._flush(final=False)
+        return False
+
+    def _flush(self, *, final: bool) -> None:
+        if final and self.stop_reason != "stop":
+            self.text += self._decoder.decode(b"", final=True)
+        end = len(self.text) if final else len(self.text) - self._held_back()
+        if self._on_token is not None and end > self._emitted:
+            self._on_token(self.text[self._emitted : end])
+        self._emitted = max(self._emitted, end)
+
+    def _held_back(self) -> int:
+        """Length of the longest suffix of the text that is a proper prefix of a stop string."""
+        best = 0
+        for stop in self._stop_strings:
+            for n in range(min(len(stop) - 1, len(self.text)), best, -1):
+                if self.text.endswith(stop[:n]):
+                    best = n
+                    break
+        return best
+
+
+class Drafter:
+    """Proposes the next tokens of the answer from the original file's (and sketch's) tokens."""
+
+    def __init__(
+        self,
+        original: Sequence[int],
+        sketch: Sequence[int] = (),
+        *,
+        ngram: int = 3,
+        context: int = 8,
+    ) -> None:
+        self._sources = [list(original), list(sketch)]
+        self._ngram = ngram
+        self._context = context
+        self._index = [_ngram_index(src, ngram) for src in self._sources]
+        self.source = 0  # 0 = original, 1 = sketch
+        self.pointer: int | None = 0  # next token of the source expected in the answer
+
+    def propose(self, k: int) -> list[int]:
+        if self.pointer is None or k <= 0:
+            return []
+        src = self._sources[self.source]
+        return src[self.pointer : self.pointer + k]
+
+    def observe(self, n_accepted: int, generated: Sequence[int]) -> None:
+        """`n_accepted` drafted tokens were accepted; `generated` is the whole answer so far,
+        ending with the model's own token after them."""
+        if self.pointer is not None:
+            self.pointer += n_accepted
+            src = self._sources[self.source]
+            # The model's own token may still agree with the source (the draft was cut at k).
+            if self.pointer < len(src) and src[self.pointer] == generated[-1]:
+                self.pointer += 1
+                return
+        self._realign(generated)
+
+    def _realign(self, generated: Sequence[int]) -> None:
+        """Find where the last generated tokens occur; prefer long matches, then nearness."""
+        n = self._ngram
+        if len(generated) < n:
+            self.pointer = None
+            return
+        key = tuple(generated[-n:])
+        here = self.pointer if self.pointer is not None else 0
+        best: tuple[int, int, int, int] | None = None  # (rank, -match_len, distance, source)
+        best_pos = 0
+        for source in (0, 1):
+            positions = self._index[source].get(key)
+            if not positions:
+                continue
+            src = self._sources[source]
+            for end in positions:  # `end` = index just after the matched n-gram
+                if end >= len(src):
+                    continue  # nothing left to draft from there
+                length = _match_back(src, end, generated, self._context)
+                if source == 0:
+                    rank = 0 if end >= here else 1
+                    distance = end - here if end >= here else here - end
+                else:
+                    rank, distance = 2, 0
+                candidate = (rank, -length, distance, source)
+                if best is None or candidate < best:
+                    best, best_pos = candidate, end
+        if best is None:
+            self.pointer = None
+        else:
+            self.source, self.pointer = best[3], best_pos
+
+
+def _ngram_index(tokens: Sequence[int], n: int) -> dict[tuple[int, ...], list[int]]:
+    index: dict[tuple[int, ...], list[int]] = {}
+    for i in range(len(tokens) - n + 1):
+        index.setdefault(tuple(tokens[i : i + n]), []).append(i + n)
+    return index
+
+
+def _match_back(src: Sequence[int], end: int, generated: Sequence[int], limit: int) -> int:
+    """How many tokens before `end` in `src` agree with the tail of `generated` (at most limit)."""
+    length = 0
+    while (
+        length < limit
+        and length < end
+        and length < len(generated)
+        and src[end - 1 - length] == generated[-1 - length]
+    ):
+        length += 1
+    return length
+
+
+@dataclass(frozen=True)
+class SpecConfig:
+    k_start: int = 8
+    k_min: int = 2
+    k_max: int = 64
+
+
+def generate(
+    engine: Engine,
+    prompt: Sequence[int],
+    *,
+    max_tokens: int,
+    stop_tokens: frozenset[int],
+    stop_strings: Sequence[str] = (),
+    drafter: Drafter | None = None,
+    config: SpecConfig | None = None,
+    on_token: Callable[[str], None] | None = None,
+) -> DecodeResult:
+    """Greedy decoding: speculative with `drafter`, one token per decode without it."""
+    cfg = config or SpecConfig()
+    stats = DecodeStats()
+    out = OutputStream(
+        engine.token_bytes,
+        stop_tokens=stop_tokens,
+        stop_strings=stop_strings,
+        max_tokens=max_tokens,
+        on_token=on_token,
+    )
+    started = time.perf_counter()
+    last = engine.eval_prompt(prompt)
+    stats.prompt_s = time.perf_counter() - started
+    started = time.perf_counter()
+    n_past = len(prompt)  # positions in the KV cache; `last` is not among them yet
+    k = cfg.k_start
+    done = out.push(last)
+    while not done:
+        draft = drafter.propose(k) if drafter is not None else []
+        # Never draft past what can still be emitted (the cache must hold every position).
+        draft = draft[: max(0, max_tokens - len(out.tokens))]
+        predicted = engine.decode_argmax([last, *draft], n_past)
+        stats.decode_calls += 1
+        accepted = 0
+        while accepted < len(draft) and predicted[accepted] == draft[accepted]:
+            accepted += 1
+        if accepted < len(draft):
+            engine.truncate(n_past + accepted + 1)
+        stats.drafted += len(draft)
+        stats.accepted += accepted
+        n_past += accepted + 1
+        new_tokens = [*draft[:accepted], predicted[accepted]]
+        for token in new_tokens:
+            done = out.push(token)
+            if done:
+                break
+        last = new_tokens[-1]
+        if drafter is not None and not done:
+            drafter.observe(accepted, out.tokens)
+            if draft and accepted == len(draft):
+                k = min(cfg.k_max, k * 2)
+            elif draft:
+                k = max(cfg.k_min, min(k // 2, max(accepted, 1) * 2))
+            if drafter.pointer is None:
+                k = cfg.k_start
+    stats.decode_s = time.perf_counter() - started
+    stats.output_tokens = len(out.tokens)
+    return DecodeResult(
+        tokens=out.tokens, text=out.text, stop_reason=out.stop_reason or "length", stats=stats
+    )
