@@ -45,7 +45,7 @@ def _wait_agent(
             if row is not None and ready(store, row):
                 return str(row["id"])
             if proc.poll() is not None:
-                out, err = proc.communicate()
+                _out, err = proc.communicate()
                 raise AssertionError(f"cursorish exited early ({proc.returncode}): {err!r}")
             time.sleep(0.05)
         raise AssertionError("the agent never got there")

@@ -51,7 +51,9 @@ def test_eight_agents_edit_the_same_file_on_their_own_branches(
     head = git(root, "rev-parse", "HEAD").strip()
     script = {f"task number {i}": _edit_turns(i) for i in range(8)}
     with ScriptedServer(script, latency_s=0.05) as server:
-        reports, store = run_tasks(root, [f"task number {i}" for i in range(8)], settings_for(server))
+        reports, store = run_tasks(
+            root, [f"task number {i}" for i in range(8)], settings_for(server)
+        )
     assert [r.status for r in reports] == ["done"] * 8
     assert len({r.branch for r in reports}) == 8 and len({r.worktree for r in reports}) == 8
     for i, report in enumerate(reports):
@@ -297,9 +299,7 @@ def test_detached_head_works(tmp_path: Path, make_repo: MakeRepo) -> None:
     root = make_repo(tmp_path, BASE)
     head = git(root, "rev-parse", "HEAD").strip()
     git(root, "checkout", "-q", "--detach", head)
-    with ScriptedServer(
-        [call("create_file", path="x.txt", content="x\n"), finish()]
-    ) as server:
+    with ScriptedServer([call("create_file", path="x.txt", content="x\n"), finish()]) as server:
         (report,), _ = run_tasks(root, ["t"], settings_for(server))
     assert report.status == "done" and report.base_commit == head
     assert git(root, "show", f"{report.branch}:x.txt") == "x\n"
@@ -316,9 +316,7 @@ def test_repo_with_submodule_works_and_says_so(tmp_path: Path, make_repo: MakeRe
     )
     git(root, "commit", "-q", "-m", "add submodule")
     sink = Recorder()
-    with ScriptedServer(
-        [call("create_file", path="x.txt", content="x\n"), finish()]
-    ) as server:
+    with ScriptedServer([call("create_file", path="x.txt", content="x\n"), finish()]) as server:
         (report,), _ = run_tasks(root, ["t"], settings_for(server), sink)
     assert report.status == "done"
     notices = [e.data["message"] for e in sink.events if e.kind == "notice"]

@@ -39,8 +39,8 @@ def checkout(tmp_path: Path, make_repo: MakeRepo) -> Path:
 def test_copies_only_ignored_regular_files_inside(checkout: Path, tmp_path: Path) -> None:
     dest = tmp_path / "dest"
     dest.mkdir()
-    names = (".env", "*.local", "config/local.yml", "tracked.txt", "missing.env", "linked.env")
-    names += ("../elsewhere.env", "/etc/passwd")
+    names: tuple[str, ...] = (".env", "*.local", "config/local.yml", "tracked.txt")
+    names += ("missing.env", "linked.env", "../elsewhere.env", "/etc/passwd")
     copied, skipped = copy_ignored_files(checkout, dest, names)
     assert copied == [".env", "app.local", "config/local.yml"]
     assert (dest / ".env").read_text() == "SECRET=1\n"
