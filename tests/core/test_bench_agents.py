@@ -1,0 +1,37 @@
+"""`cursorish bench agents`: the code path with tiny numbers (fast) and the real targets (slow)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from cursorish.core.bench_agents import cmd_bench_agents, run_bench
+from cursorish.errors import CursorishError
+
+
+def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, json=True)
+    assert cmd_bench_agents(ns) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    summary = json.loads(lines[-1])
+    assert summary["event"] == "summary" and summary["files"] == 20
+    assert [r["agents"] for r in summary["runs"]] == [1, 2]
+    assert all(r["statuses"] == ["done"] for r in summary["runs"])
+    assert summary["ratio_8_to_1"] is None  # no 8-agent run asked for
+    assert summary["worktree_vs_bare"] > 0 and summary["bare_worktree_add_s"] > 0
+
+
+def test_bad_counts_are_usage_errors() -> None:
+    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, json=True)
+    with pytest.raises(CursorishError, match="1,4,8"):
+        cmd_bench_agents(ns)
+
+
+@pytest.mark.slow
+def test_eight_agents_run_in_parallel_and_worktrees_are_cheap() -> None:
+    result = run_bench([1, 8], files=5000, latency=0.2)
+    assert all(r["statuses"] == ["done"] for r in result["runs"])
+    assert result["ratio_8_to_1"] <= 1.5
+    assert result["worktree_vs_bare"] <= 1.5
