@@ -22,6 +22,7 @@ DELETE_COST = 0.35  # score lost per original line a placement deletes
 INDENT_SHIFT_COST = 0.3  # score lost where the sketch's indentation relative to the file changes
 MAX_CANDIDATES = 8
 EDGE_BONUS = 2.0  # a chunk's first and last lines are usually unchanged context: trust them more
+_TIE = 1e-6
 STRONG = 1.0  # a placement needs one matched line at least this weighty: a `}` alone says nothing
 
 
@@ -35,6 +36,9 @@ class Placement:
     b: int  # one past the last original line the chunk replaces
     deltas: list[int] = field(default_factory=list)  # sketch indent - original indent per pair
     strong: bool = True  # some matched line says something (not just `}` or a blank)
+    # The same end reached by another chain of equal score (repeated lines: which of them the
+    # sketch's lines are is a guess), or None.
+    alternative: list[tuple[int, int]] | None = None
 
     @property
     def floating(self) -> bool:
@@ -105,9 +109,11 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
     js = [s[0] for s in seeds]
     best = [0.0] * len(seeds)
     prev = [-1] * len(seeds)
+    tied = [-1] * len(seeds)  # another predecessor as good as prev, or -1
     for t, (jt, kt, wt, dt) in enumerate(seeds):
         top = 0.0
         arg = -1
+        second = -1
         lo = bisect.bisect_left(js, jt - m - MAX_GAP)
         for s in range(lo, t):
             js_, ks, _ws, ds = seeds[s]
@@ -119,11 +125,15 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
             value = best[s] - DELETE_COST * max(0, excess)
             if ds != dt:
                 value -= INDENT_SHIFT_COST
-            if value > top:
+            if value > top + _TIE:
                 top = value
                 arg = s
+                second = -1
+            elif arg >= 0 and value >= top - _TIE:
+                second = s
         best[t] = wt + top + (EDGE_BONUS if kt in edges else 0.0)
         prev[t] = arg
+        tied[t] = second
     dominated = [False] * len(seeds)
     for u, p in enumerate(prev):
         if p >= 0 and best[u] >= best[p]:
@@ -139,16 +149,37 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
             cur = prev[cur]
         chain.reverse()
         pairs = [(seeds[c][1], seeds[c][0]) for c in chain]
+        alternative = _alternative(chain, prev, tied, seeds)
         span = (pairs[0][1], pairs[-1][1])
         if span in seen:
             continue
         seen.add(span)
         deltas = [seeds[c][3] for c in chain]
         strong = any(weight(chunk_keys[k]) >= STRONG for k, _j in pairs)
-        out.append(Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, deltas, strong))
+        out.append(
+            Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, deltas, strong, alternative)
+        )
         if len(out) >= MAX_CANDIDATES:
             break
     return out
+
+
+def _alternative(
+    chain: list[int], prev: list[int], tied: list[int], seeds: list[tuple[int, int, float, int]]
+) -> list[tuple[int, int]] | None:
+    """The chain that takes the other, equally good predecessor at the last tie on `chain`."""
+    for at in range(len(chain) - 1, -1, -1):
+        other = tied[chain[at]]
+        if other < 0:
+            continue
+        head: list[int] = []
+        cur = other
+        while cur >= 0:
+            head.append(cur)
+            cur = prev[cur]
+        head.reverse()
+        return [(seeds[c][1], seeds[c][0]) for c in head + chain[at:]]
+    return None
 
 
 def fill(placement: Placement, chunk_keys: list[str], index: Index) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ file, the merge is refused: the sketch does not say where it goes.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from cursorish.apply.lines import (
     key,
     leading,
     reindent,
+    weight,
 )
 from cursorish.apply.markers import is_marker
 from cursorish.apply.spans import Span, dropped_blanks, refine, similar
@@ -32,8 +34,13 @@ TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
 # A marker indented into a block usually stands for lines of that block; planners are not
 # always that careful, so leaving the block costs score instead of being ruled out.
 FLOOR_COST = 3.0
+# A marker that stands for no line at all is as unlikely as one that leaves its block: a planner
+# elides something.
+EMPTY_MARKER_COST = FLOOR_COST
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
 _EDGE_SIMILARITY = 0.6
+WORDY = 0.5  # weight of a line with some words in it (not punctuation only)
+_EDGE_REACH = 3
 
 
 class RefusedMerge(Exception):
@@ -48,6 +55,9 @@ class Chunk:
     first: int  # 0-based sketch line number of lines[0]
     marker_indent: int | None  # indentation of the marker before it (None: none)
     floor: int = 0  # the original lines that marker stands for are indented at least this much
+    # Markers in a row, each shallower (`    # ... rest of it ...` then `# ... more ...`): the
+    # first says where the block before ends, the shallowest how far out the lines reach.
+    marker_least: int | None = None
 
     @property
     def keys(self) -> list[str]:
@@ -83,6 +93,8 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
     current: list[str] = []
     start = 0
     marker_indent: int | None = None
+    least: int | None = None
+    in_run = False
     leading_marker = False
     trailing_marker = False
     trailing_indent = 0
@@ -90,14 +102,20 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
     for number, line in enumerate(lines):
         if is_marker(line, lang):
             if any(x.strip() for x in current):
-                chunks.append(Chunk(current, start, marker_indent))
+                chunks.append(Chunk(current, start, marker_indent, marker_least=least))
+                in_run = False
             elif not seen_content:
                 leading_marker = True
             seen_content = True
             current = []
-            marker_indent = indent_width(line)
+            width = indent_width(line)
+            if in_run and least is not None:
+                least = min(least, width)
+            else:
+                marker_indent = least = width
+                trailing_indent = width
+            in_run = True
             trailing_marker = True
-            trailing_indent = marker_indent
             continue
         if not current:
             start = number
@@ -105,8 +123,9 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
         if line.strip():
             seen_content = True
             trailing_marker = False
+            in_run = False
     if any(x.strip() for x in current):
-        chunks.append(Chunk(current, start, marker_indent))
+        chunks.append(Chunk(current, start, marker_indent, marker_least=least))
     elif chunks and current:
         pass
     if chunks and chunks[0].marker_indent is None:
@@ -121,6 +140,8 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
             chunk.floor = min(marker, indent_width(first))
         else:
             chunk.floor = min(marker, indent_width(last), indent_width(first))
+        if chunk.marker_least is not None:
+            chunk.floor = min(chunk.floor, chunk.marker_least)
     return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent)
 
 
@@ -176,9 +197,7 @@ def _choose(
                 for c, p in enumerate(options[i - 1]):
                     if p.b > q.a:
                         continue
-                    cost = 0.0
-                    if column is not None and gaps.shallower(column, p.b, q.a):
-                        cost = FLOOR_COST
+                    cost = _marker_cost(column, p, q, gaps)
                     for rank, (score, _pc, _pr) in enumerate(table[i - 1][c]):
                         entries.append((score + q.score - cost, c, rank))
             entries.sort(key=lambda e: -e[0])
@@ -202,9 +221,29 @@ def _choose(
             _s, pc, pr = table[i][cc][rr]
             i, cc, rr = i - 1, pc, pr
         path.reverse()
-        path[0] = Placement(path[0].pairs, score, path[0].a, path[0].b, path[0].deltas)
+        path[0] = dataclasses.replace(path[0], score=score)
         paths.append(path)
     return paths
+
+
+def _marker_cost(column: int | None, p: Placement, q: Placement, gaps: _Gaps) -> float:
+    """What the marker between placements p and q costs: leaving the block its indentation
+    names, or standing for no line at all."""
+    cost = 0.0
+    if column is not None and gaps.shallower(column, p.b, q.a):
+        cost = FLOOR_COST
+    if p.b == q.a:
+        cost += EMPTY_MARKER_COST
+    return cost
+
+
+def _path_marker_cost(sketch: LazySketch, path: list[Placement], gaps: _Gaps) -> float:
+    total = 0.0
+    for i in range(1, len(path)):
+        floor = sketch.chunks[i].floor
+        column = floor - path[i].delta if floor > 0 else None
+        total += _marker_cost(column, path[i - 1], path[i], gaps)
+    return total
 
 
 def _can_float(sketch: LazySketch, i: int) -> bool:
@@ -225,6 +264,27 @@ def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
         f"{chunk.where()} match no line of the original and sit between markers, "
         "so there is no telling where they go"
     )
+
+
+def _check_weak_edge(sketch: LazySketch, i: int, index: Index) -> None:
+    """A chunk at the file's edge anchored only by weak lines floats there as new code, unless
+    its repeated weak lines with words in them (`x = x + 0`, not `}`) are among the file's own
+    edge lines: then it may as well edit there, and which of the repeats it means is unclear."""
+    chunk = sketch.chunks[i]
+    wordy = {k for k in chunk.keys if weight(k) >= WORDY and index.count(k) > 1}
+    if not wordy:
+        return
+    n = len(index.keys)
+    reach = len(chunk.lines) + _EDGE_REACH
+    if i == 0 and not sketch.leading_marker:
+        near = range(min(n, reach))
+    else:
+        near = range(max(0, n - reach), n)
+    if any(index.keys[j] in wordy for j in near):
+        raise RefusedMerge(
+            f"{chunk.where()} hold only common lines that also sit at that edge of the original: "
+            "unclear whether they add code at the file's edge or edit which of those lines"
+        )
 
 
 def _assemble(
@@ -438,6 +498,8 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
         cands = candidates(chunk.keys, chunk.lines, index)
         if _can_float(sketch, i):
             # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
+            if cands and not any(p.strong for p in cands):
+                _check_weak_edge(sketch, i, index)
             cands = [p for p in cands if p.strong]
         options.append(cands or [_floating(sketch, i, n)])
     if len(options) > 1 and all(p.floating for opts in options for p in opts):
@@ -446,16 +508,56 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
     if not paths:
         raise RefusedMerge(_order_reason(sketch, options))
     merged = _assemble(source, sketch, paths[0], index, lang)
+    _check_repeated_lines(source, sketch, paths[0], index, lang, merged)
     for other in paths[1:]:
-        if paths[0][0].score - other[0].score >= TIE_MARGIN:
-            break
         gap = paths[0][0].score - other[0].score
+        if gap >= _margin(paths[0], other):
+            continue
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
             continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index, lang)
         if alt.pieces != merged.pieces:
             raise RefusedMerge(_tie_reason(sketch, paths[0], other))
     return merged
+
+
+def _margin(best: list[Placement], other: list[Placement]) -> float:
+    """How much better `best` must score than `other` to stand. Where they place differently a
+    chunk anchored by common lines only (`x = x + 1`, `}`), only a marker's indentation told
+    them apart, and planners do not indent markers reliably enough to decide by that alone."""
+    for p, q in zip(best, other, strict=True):
+        if (p.a, p.b) != (q.a, q.b) and not p.strong:
+            return TIE_MARGIN + FLOOR_COST
+    return TIE_MARGIN
+
+
+def _check_repeated_lines(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    index: Index,
+    lang: Language,
+    merged: Merge,
+) -> None:
+    """Refuse when a chunk's lines match repeated original lines as well one way as another
+    (`x = x + 0` three times in a row, two of them in the sketch) and the readings differ."""
+    for i, place in enumerate(path):
+        if place.alternative is None:
+            continue
+        pairs = place.alternative
+        other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, place.deltas)
+        try:
+            alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
+        except RefusedMerge:
+            continue
+        if alt.pieces != merged.pieces and source.render(alt.pieces) != source.render(
+            merged.pieces
+        ):
+            raise RefusedMerge(
+                f"{sketch.chunks[i].where()} match repeated original lines in two ways "
+                f"(lines {place.a + 1}-{place.b} and {other.a + 1}-{other.b}) that give "
+                "different files"
+            )
 
 
 def _overlap(p: Placement, q: Placement) -> bool:

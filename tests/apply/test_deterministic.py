@@ -612,3 +612,94 @@ def test_a_function_rewritten_up_to_its_last_statement_keeps_its_closing_brace()
     )
     expected = original.replace("flags.split(' ')", "flags.split(/[ |,]+/)")
     assert merged(original, sketch, "flags.js") == expected
+
+
+FUNCS = d(
+    """
+    def func_0(x):
+        x = x + 1
+        x = x + 2
+        return x
+
+
+    def func_1(x):
+        x = x + 2
+        x = x + 0
+        return x
+    """
+)
+
+
+def test_a_marker_that_would_stand_for_no_line_weighs_against_its_reading() -> None:
+    # Read with nothing under the marker, `x = x * 2` goes into func_0; read with the marker
+    # leaving func_0's block, it replaces func_1's `x = x + 0`: neither reading wins.
+    sketch = d(
+        """
+        def func_0(x):
+            y = 85
+            x = x + 1
+            # ... existing code ...
+            x = x + 2
+            x = x * 2
+            return x
+        # ... existing code ...
+        """
+    )
+    refused(FUNCS, sketch, "f.py")
+
+
+def test_markers_in_a_row_end_a_block_then_reach_out_of_it() -> None:
+    sketch = d(
+        """
+        def func_0(x):
+            y = 85
+            x = x + 1
+            # ... rest of func_0 ...
+        # ... func_1 up to its last lines ...
+            x = x + 2
+            x = x * 2
+            return x
+        """
+    )
+    expected = FUNCS.replace("    y = 85\n", "").replace(
+        "def func_0(x):\n", "def func_0(x):\n    y = 85\n"
+    )
+    expected = expected.replace("    x = x + 0\n", "    x = x * 2\n")
+    assert merged(FUNCS, sketch, "f.py") == expected
+
+
+def test_a_chunk_of_repeated_common_lines_is_not_placed_by_marker_indentation_alone() -> None:
+    original = d(
+        """
+        def func_0(x):
+            x = x + 1
+            x = x + 2
+            return x
+
+
+        def func_1(x):
+            x = x + 1
+            x = x + 2
+            x = x + 0
+            x = x + 1
+            return x
+        """
+    )
+    sketch = d(
+        """
+        # ... existing code ...
+            x = x + 1
+            y = 88
+            x = x + 2
+            # ... existing code ...
+            x = x + 1
+            x = x * 6
+        """
+    )
+    refused(original, sketch, "f.py")
+
+
+def test_repeated_lines_matched_two_ways_are_refused() -> None:
+    original = "def f(x):\n" + "    x = x + 2\n" * 3 + "    return x\n"
+    sketch = "# ... existing code ...\n" + "    x = x + 2\n" * 2 + "    y = 61\n    return x\n"
+    assert "two ways" in refused(original, sketch, "f.py")
