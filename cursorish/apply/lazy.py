@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from cursorish.apply.align import DELETE_COST, Index, Placement, candidates, fill
+from cursorish.apply.edited import edited_candidates
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import (
     SourceFile,
@@ -266,25 +267,31 @@ def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
     )
 
 
-def _check_weak_edge(sketch: LazySketch, i: int, index: Index) -> None:
-    """A chunk at the file's edge anchored only by weak lines floats there as new code, unless
-    its repeated weak lines with words in them (`x = x + 0`, not `}`) are among the file's own
-    edge lines: then it may as well edit there, and which of the repeats it means is unclear."""
+def _weak_edge(sketch: LazySketch, i: int, index: Index, cands: list[Placement]) -> list[Placement]:
+    """The placements to keep for a chunk at the file's edge anchored only by weak lines.
+
+    Such a chunk floats there as new code (none kept), unless its weak lines with words in them
+    (`x = x + 0`, not `}`) are among the file's own edge lines: then it edits there. Where such
+    a line repeats in the file, which of the repeats it means is unclear."""
     chunk = sketch.chunks[i]
-    wordy = {k for k in chunk.keys if weight(k) >= WORDY and index.count(k) > 1}
+    wordy = {k for k in chunk.keys if weight(k) >= WORDY}
     if not wordy:
-        return
+        return []
     n = len(index.keys)
     reach = len(chunk.lines) + _EDGE_REACH
     if i == 0 and not sketch.leading_marker:
         near = range(min(n, reach))
     else:
         near = range(max(0, n - reach), n)
-    if any(index.keys[j] in wordy for j in near):
+    found = {index.keys[j] for j in near if index.keys[j] in wordy}
+    if any(index.count(k) > 1 for k in found):
         raise RefusedMerge(
             f"{chunk.where()} hold only common lines that also sit at that edge of the original: "
             "unclear whether they add code at the file's edge or edit which of those lines"
         )
+    if not found:
+        return []
+    return [p for p in cands if any(j in near for _k, j in p.pairs)]
 
 
 def _assemble(
@@ -498,9 +505,14 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
         cands = candidates(chunk.keys, chunk.lines, index)
         if _can_float(sketch, i):
             # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
-            if cands and not any(p.strong for p in cands):
-                _check_weak_edge(sketch, i, index)
-            cands = [p for p in cands if p.strong]
+            if any(p.strong for p in cands):
+                cands = [p for p in cands if p.strong]
+            elif cands:
+                cands = _weak_edge(sketch, i, index, cands)
+        if not any(p.strong for p in cands) and not _can_float(sketch, i):
+            # Only punctuation (`*/`, `}`) anchors it, if anything: its lines may be edits.
+            edited = edited_candidates(chunk.keys, chunk.lines, index)
+            cands = edited or cands
         options.append(cands or [_floating(sketch, i, n)])
     if len(options) > 1 and all(p.floating for opts in options for p in opts):
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")
@@ -513,6 +525,7 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
         gap = paths[0][0].score - other[0].score
         if gap >= _margin(paths[0], other):
             continue
+        _check_repeated_lines(source, sketch, other, index, lang, merged)
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
             continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index, lang)

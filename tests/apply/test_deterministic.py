@@ -703,3 +703,53 @@ def test_repeated_lines_matched_two_ways_are_refused() -> None:
     original = "def f(x):\n" + "    x = x + 2\n" * 3 + "    return x\n"
     sketch = "# ... existing code ...\n" + "    x = x + 2\n" * 2 + "    y = 61\n    return x\n"
     assert "two ways" in refused(original, sketch, "f.py")
+
+
+TYPINGS = d(
+    """
+    export class Command {
+      /**
+       * Display the help.
+       */
+      outputHelp(): void;
+
+      /**
+       * Return command help documentation.
+       */
+      helpInformation(): string;
+
+      /**
+       * Register a callback.
+       */
+      exitOverride(): this;
+    }
+    """
+)
+
+
+def test_an_edited_line_without_rare_context_replaces_its_only_similar_original() -> None:
+    sketch = d(
+        """
+        // rest unchanged
+           */
+          helpInformation(context?: HelpContext): string;
+
+        // rest unchanged
+        """
+    )
+    expected = TYPINGS.replace(
+        "helpInformation(): string", "helpInformation(context?: HelpContext): string"
+    )
+    assert merged(TYPINGS, sketch, "index.d.ts") == expected
+
+
+def test_new_code_between_markers_with_only_some_lines_like_the_original_is_refused() -> None:
+    sketch = d(
+        """
+        // rest unchanged
+          helpInformation(context?: HelpContext): string;
+          helpContext(): HelpContext;
+        // rest unchanged
+        """
+    )
+    assert "match no line" in refused(TYPINGS, sketch, "index.d.ts")
