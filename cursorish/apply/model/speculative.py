@@ -139,7 +139,13 @@ class OutputStream:
 
 
 class Drafter:
-    """Proposes the next tokens of the answer from the original file's (and sketch's) tokens."""
+    """Proposes the next tokens of the answer from the original file's (and sketch's) tokens.
+
+    States: *confident* (the last tokens matched the source at `pointer`: draft up to k),
+    *guessing* (lost track: draft one token, the source's token where the answer diverged or
+    just after the last generated token nearby; a one-token draft costs nothing, it takes the
+    row that pads a single-token decode anyway), or nothing to draft (`pointer` None).
+    """
 
     def __init__(
         self,
@@ -148,19 +154,23 @@ class Drafter:
         *,
         ngram: int = 3,
         context: int = 8,
+        window: int = 48,
     ) -> None:
         self._sources = [list(original), list(sketch)]
         self._ngram = ngram
         self._context = context
+        self._window = window
         self._index = [_ngram_index(src, ngram) for src in self._sources]
         self.source = 0  # 0 = original, 1 = sketch
         self.pointer: int | None = 0  # next token of the source expected in the answer
+        self.confident = True
+        self._last_pos = [0, 0]  # where each source was last followed, for "nearest first"
 
     def propose(self, k: int) -> list[int]:
         if self.pointer is None or k <= 0:
             return []
         src = self._sources[self.source]
-        return src[self.pointer : self.pointer + k]
+        return src[self.pointer : self.pointer + (k if self.confident else 1)]
 
     def observe(self, n_accepted: int, generated: Sequence[int]) -> None:
         """`n_accepted` drafted tokens were accepted; `generated` is the whole answer so far,
@@ -170,41 +180,59 @@ class Drafter:
             src = self._sources[self.source]
             # The model's own token may still agree with the source (the draft was cut at k).
             if self.pointer < len(src) and src[self.pointer] == generated[-1]:
-                self.pointer += 1
+                self._follow(self.source, self.pointer + 1)
                 return
-        self._realign(generated)
+            self._last_pos[self.source] = self.pointer
+        if not self._realign(generated):
+            self._guess(generated[-1])
 
-    def _realign(self, generated: Sequence[int]) -> None:
-        """Find where the last generated tokens occur; prefer long matches, then nearness."""
+    def _follow(self, source: int, pointer: int) -> None:
+        self.source, self.pointer, self.confident = source, pointer, True
+        self._last_pos[source] = pointer
+
+    def _realign(self, generated: Sequence[int]) -> bool:
+        """Find where the last generated tokens occur: in the original after the pointer
+        (nearest first), then before it, then in the sketch; longer matches win ties."""
         n = self._ngram
         if len(generated) < n:
-            self.pointer = None
-            return
+            return False
         key = tuple(generated[-n:])
-        here = self.pointer if self.pointer is not None else 0
-        best: tuple[int, int, int, int] | None = None  # (rank, -match_len, distance, source)
-        best_pos = 0
+        best: tuple[int, int, int] | None = None  # (rank, -match_len, distance)
+        best_at = (0, 0)
         for source in (0, 1):
             positions = self._index[source].get(key)
             if not positions:
                 continue
             src = self._sources[source]
+            here = self._last_pos[source]
             for end in positions:  # `end` = index just after the matched n-gram
                 if end >= len(src):
                     continue  # nothing left to draft from there
                 length = _match_back(src, end, generated, self._context)
-                if source == 0:
-                    rank = 0 if end >= here else 1
-                    distance = end - here if end >= here else here - end
-                else:
-                    rank, distance = 2, 0
-                candidate = (rank, -length, distance, source)
+                ahead = end >= here
+                rank = 2 * source + (0 if ahead else 1)
+                candidate = (rank, -length, abs(end - here))
                 if best is None or candidate < best:
-                    best, best_pos = candidate, end
+                    best, best_at = candidate, (source, end)
         if best is None:
+            return False
+        self._follow(*best_at)
+        return True
+
+    def _guess(self, token: int) -> None:
+        """Lost track: keep the place where the answer diverged, or skip to just after `token`
+        if it occurs shortly after it (the answer dropped or replaced a few tokens)."""
+        if self.pointer is None:
+            return
+        src = self._sources[self.source]
+        stop = min(len(src), self.pointer + self._window)
+        for q in range(self.pointer, stop):
+            if src[q] == token:
+                self.pointer = q + 1
+                break
+        self.confident = False
+        if self.pointer >= len(src):
             self.pointer = None
-        else:
-            self.source, self.pointer = best[3], best_pos
 
 
 def _ngram_index(tokens: Sequence[int], n: int) -> dict[tuple[int, ...], list[int]]:
@@ -288,7 +316,7 @@ def generate(
                 k = min(cfg.k_max, k * 2)
             elif draft:
                 k = max(cfg.k_min, min(k // 2, max(accepted, 1) * 2))
-            if drafter.pointer is None:
+            if not drafter.confident or drafter.pointer is None:
                 k = cfg.k_start
     stats.decode_s = time.perf_counter() - started
     stats.output_tokens = len(out.tokens)
