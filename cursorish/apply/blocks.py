@@ -9,9 +9,29 @@ most of the sketch block's lines occur in the original block (an edited or renam
 
 from __future__ import annotations
 
-from cursorish.apply.lines import indent_width
+import re
+
+from cursorish.apply.lines import indent_width, weight
 
 AGREE = 0.5  # share of a sketch block's lines the original block must hold to be the same block
+# Two definitions of different names are the same one (renamed) only when their bodies share
+# this many lines that say something: `return 1` or `pass` alone is any function's body.
+RENAMED_SHARED = 2
+_STRONG_LINE = 1.0
+
+DECLARED = re.compile(
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w ]+\))?\s+)?(?:async\s+)?"
+    r"(?:def|class|function\*?|interface|type|struct|enum|trait|fn|func(?:\s*\([^)]*\))?)"
+    r"\s+([A-Za-z_$][\w$]*)"
+)
+
+
+def declared_name(line: str) -> str | None:
+    """The name a definition line declares (`def f(`, `class C`, `func (r T) M(`), or None."""
+    match = DECLARED.match(line)
+    return match.group(1) if match else None
+
+
 _CLOSERS = ("}", ")", "]", "end")
 
 
@@ -72,6 +92,10 @@ class BlockCheck:
 
     def consistent(self, k: int, j: int) -> bool:
         """Whether chunk line k and original line j sit in agreeing blocks."""
+        if self.chunk_keys[k].startswith("@") and _decorates_another(
+            self.chunk_lines, k, self.source_lines, j
+        ):
+            return False
         hk = self.chunk_parents[k]
         hj = self.source_parents[j]
         while hk >= 0:
@@ -97,6 +121,36 @@ class BlockCheck:
         if theirs is None:
             theirs = block_keys(self.source_lines, self.source_keys, hj)
             self._source_blocks[hj] = theirs
-        result = not mine or len(mine & theirs) >= AGREE * len(mine)
+        shared = mine & theirs
+        result = not mine or len(shared) >= AGREE * len(mine)
+        if result and _renamed(self.chunk_lines[hk], self.source_lines[hj]):
+            # A definition under another name is a new one unless its body is the old one's.
+            result = sum(1 for k in shared if weight(k) >= _STRONG_LINE) >= RENAMED_SHARED
+        self._agree[(hk, hj)] = result
         self._agree[(hk, hj)] = result
         return result
+
+
+def _renamed(sketch_header: str, source_header: str) -> bool:
+    """Whether two header lines declare definitions of different names."""
+    mine = declared_name(sketch_header)
+    theirs = declared_name(source_header)
+    return mine is not None and theirs is not None and mine != theirs
+
+
+def _decorated(lines: list[str], k: int) -> str | None:
+    """The name of the definition a decorator line (`@abstractmethod`) belongs to, if any."""
+    for x in range(k + 1, min(len(lines), k + 8)):
+        text = lines[x].strip()
+        if not text or text.startswith("@"):
+            continue
+        return declared_name(lines[x])
+    return None
+
+
+def _decorates_another(chunk_lines: list[str], k: int, source_lines: list[str], j: int) -> bool:
+    """Whether a decorator of the sketch and an equal one of the original decorate definitions
+    of different names: `@abstractmethod` over a new method is not the one over an old one."""
+    mine = _decorated(chunk_lines, k)
+    theirs = _decorated(source_lines, j)
+    return mine is not None and theirs is not None and mine != theirs

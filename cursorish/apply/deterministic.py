@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language, detect_language
-from cursorish.apply.lazy import RefusedMerge, merge_lazy
+from cursorish.apply.lazy import Merge, RefusedMerge, merge_lazy
 from cursorish.apply.lines import SourceFile
 from cursorish.apply.plain import merge_plain
 from cursorish.apply.result import ApplyOutcome, Merged, Refused
@@ -60,8 +60,13 @@ def _dispatch(
 
         return merge_udiff(source, lines), fmt
     if fmt == "lazy":
-        result = merge_lazy(source, lines, lang)
-        text = source.render(result.pieces)
-        check_deletions(source, original, text, lines, result.deleted, lang)
-        return text, fmt
+
+        def validate(merge: Merge) -> None:
+            check_deletions(
+                source, original, source.render(merge.pieces), lines, merge.deleted, lang
+            )
+
+        result = merge_lazy(source, lines, lang, validate)
+        validate(result)
+        return source.render(result.pieces), fmt
     return merge_plain(source, original, lines, lang)

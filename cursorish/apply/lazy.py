@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cursorish.apply.align import DELETE_COST, Index, Placement, candidates, fill
+from cursorish.apply.blocks import declared_name
 from cursorish.apply.edited import edited_candidates
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import (
@@ -369,13 +370,6 @@ def _assemble(
     return Merge(pieces, deleted)
 
 
-_DECLARED = re.compile(
-    r"^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w ]+\))?\s+)?(?:async\s+)?"
-    r"(?:def|class|function\*?|interface|type|struct|enum|trait|fn|func(?:\s*\([^)]*\))?)"
-    r"\s+([A-Za-z_$][\w$]*)"
-)
-
-
 class _Definitions:
     """The original's definitions by name, parsed only when a chunk asks."""
 
@@ -402,10 +396,10 @@ def _replaced_definition(
     lead = [k for k in range(first) if chunk.lines[k].strip()]
     if not lead:
         return span.a
-    match = _DECLARED.match(chunk.lines[lead[0]])
-    if not match:
+    name = declared_name(chunk.lines[lead[0]])
+    if name is None:
         return span.a
-    for d in named.named(match.group(1)):
+    for d in named.named(name):
         if (
             lower <= d.start
             and d.end < span.a
@@ -487,16 +481,27 @@ def _as_file(
     return line
 
 
-def merge_lazy(source: SourceFile, lines: list[str], lang: Language) -> Merge:
+# Raises `RefusedMerge` for a merge that must not stand (it loses an unmentioned definition).
+Validate = Callable[[Merge], None]
+
+
+def merge_lazy(
+    source: SourceFile, lines: list[str], lang: Language, validate: Validate | None = None
+) -> Merge:
     """Merge a lazy sketch's lines into the original; raises `RefusedMerge` when unsure."""
     sketch = split_sketch(lines, lang)
     if not sketch.chunks:
         raise RefusedMerge("the sketch has only markers and no code")
-    return merge_lazy_sketch(source, sketch, lang)
+    return merge_lazy_sketch(source, sketch, lang, validate)
 
 
-def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) -> Merge:
-    """Merge an already split sketch (chunks and markers) into the original."""
+def merge_lazy_sketch(
+    source: SourceFile, sketch: LazySketch, lang: Language, validate: Validate | None = None
+) -> Merge:
+    """Merge an already split sketch (chunks and markers) into the original.
+
+    `validate` tells a merge that must not stand; an alternative placement it rejects is no
+    rival to the best one."""
     index = Index([key(line) for line in source.lines], source.lines)
     gaps = _Gaps(index)
     n = len(source.lines)
@@ -520,18 +525,43 @@ def merge_lazy_sketch(source: SourceFile, sketch: LazySketch, lang: Language) ->
     if not paths:
         raise RefusedMerge(_order_reason(sketch, options))
     merged = _assemble(source, sketch, paths[0], index, lang)
-    _check_repeated_lines(source, sketch, paths[0], index, lang, merged)
+    # Readings as good as the best one that give other files: (merge, why it is a rival).
+    rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     for other in paths[1:]:
         gap = paths[0][0].score - other[0].score
         if gap >= _margin(paths[0], other):
             continue
-        _check_repeated_lines(source, sketch, other, index, lang, merged)
+        rivals.extend(_repeated_readings(source, sketch, other, index, lang))
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
             continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index, lang)
-        if alt.pieces != merged.pieces:
-            raise RefusedMerge(_tie_reason(sketch, paths[0], other))
-    return merged
+        rivals.append((alt, _tie_reason(sketch, paths[0], other)))
+    return _settle(source, merged, rivals, validate)
+
+
+def _settle(
+    source: SourceFile,
+    merged: Merge,
+    rivals: list[tuple[Merge, str]],
+    validate: Validate | None,
+) -> Merge:
+    """The one reading that can stand among the best and its rivals, or a refusal.
+
+    A rival the validator rejects (it loses a definition the sketch never mentions) is no
+    reading of the sketch; where it rejects the best one too, the only viable rival is meant."""
+    text = source.render(merged.pieces)
+    others = [(m, why) for m, why in rivals if source.render(m.pieces) != text]
+    if not others:
+        return merged
+    viable = [(m, why) for m, why in others if _viable(m, validate)]
+    if not viable:
+        return merged
+    if _viable(merged, validate):
+        raise RefusedMerge(viable[0][1])
+    texts = {source.render(m.pieces) for m, _why in viable}
+    if len(texts) > 1:
+        raise RefusedMerge(viable[0][1])
+    return viable[0][0]
 
 
 def _margin(best: list[Placement], other: list[Placement]) -> float:
@@ -544,16 +574,16 @@ def _margin(best: list[Placement], other: list[Placement]) -> float:
     return TIE_MARGIN
 
 
-def _check_repeated_lines(
+def _repeated_readings(
     source: SourceFile,
     sketch: LazySketch,
     path: list[Placement],
     index: Index,
     lang: Language,
-    merged: Merge,
-) -> None:
-    """Refuse when a chunk's lines match repeated original lines as well one way as another
-    (`x = x + 0` three times in a row, two of them in the sketch) and the readings differ."""
+) -> list[tuple[Merge, str]]:
+    """Other readings of a path where a chunk's lines match repeated original lines as well one
+    way as another (`x = x + 0` three times in a row, two of them in the sketch)."""
+    found: list[tuple[Merge, str]] = []
     for i, place in enumerate(path):
         if place.alternative is None:
             continue
@@ -563,14 +593,24 @@ def _check_repeated_lines(
             alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
         except RefusedMerge:
             continue
-        if alt.pieces != merged.pieces and source.render(alt.pieces) != source.render(
-            merged.pieces
-        ):
-            raise RefusedMerge(
-                f"{sketch.chunks[i].where()} match repeated original lines in two ways "
-                f"(lines {place.a + 1}-{place.b} and {other.a + 1}-{other.b}) that give "
-                "different files"
-            )
+        reason = (
+            f"{sketch.chunks[i].where()} match repeated original lines in two ways "
+            f"(lines {place.a + 1}-{place.b} and {other.a + 1}-{other.b}) that give "
+            "different files"
+        )
+        found.append((alt, reason))
+    return found
+
+
+def _viable(alt: Merge, validate: Validate | None) -> bool:
+    """Whether an alternative merge could stand at all (the validator does not reject it)."""
+    if validate is None:
+        return True
+    try:
+        validate(alt)
+    except RefusedMerge:
+        return False
+    return True
 
 
 def _overlap(p: Placement, q: Placement) -> bool:

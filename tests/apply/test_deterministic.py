@@ -753,3 +753,63 @@ def test_new_code_between_markers_with_only_some_lines_like_the_original_is_refu
         """
     )
     assert "match no line" in refused(TYPINGS, sketch, "index.d.ts")
+
+
+KNARY = d(
+    """
+    from abc import ABC, abstractmethod
+
+    class Tree(ABC):
+        @abstractmethod
+        def total(self):
+            \"\"\"The sum of all values\"\"\"
+            pass
+
+        @abstractmethod
+        def depth(self):
+            \"\"\"The depth\"\"\"
+            pass
+
+    class Leaf(Tree):
+        def __init__(self, data):
+            self.data = data
+
+        def depth(self):
+            return 1
+
+        def total(self):
+            return self.data
+    """
+)
+
+
+def test_a_new_method_with_a_common_body_does_not_anchor_in_an_old_one() -> None:
+    # `return 1` under a new `def count_leaves` is not `depth`'s `return 1`; the decorator
+    # and `pass` of a new abstract method are not `depth`'s either.
+    sketch = d(
+        """
+        # ... unchanged ...
+                pass
+
+            @abstractmethod
+            def count_leaves(self):
+                \"\"\"The number of leaves\"\"\"
+                pass
+
+        class Leaf(Tree):
+            # ... unchanged ...
+                return self.data
+
+            def count_leaves(self):
+                return 1
+        """
+    )
+    expected = KNARY.replace(
+        '        """The depth"""\n        pass\n',
+        '        """The depth"""\n        pass\n\n    @abstractmethod\n'
+        '    def count_leaves(self):\n        """The number of leaves"""\n        pass\n',
+    ).replace(
+        "        return self.data\n",
+        "        return self.data\n\n    def count_leaves(self):\n        return 1\n",
+    )
+    assert merged(KNARY, sketch, "tree.py") == expected
