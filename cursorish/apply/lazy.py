@@ -10,7 +10,9 @@ file, the merge is refused: the sketch does not say where it goes.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,6 +41,10 @@ FLOOR_COST = 3.0
 # A marker that stands for no line at all is as unlikely as one that leaves its block: a planner
 # elides something.
 EMPTY_MARKER_COST = FLOOR_COST
+# A reading must resemble an edit this much more than its rivals (in lines' likeness) to win.
+RESEMBLANCE_MARGIN = 1.0
+_LIKE = 0.5
+_RESEMBLANCE_PAIRS = 40_000
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
 _EDGE_SIMILARITY = 0.6
 WORDY = 0.5  # weight of a line with some words in it (not punctuation only)
@@ -83,6 +89,7 @@ class Merge:
 
     pieces: list[tuple[str, str | None]]
     deleted: list[int]
+    added: list[str] = dataclasses.field(default_factory=list)  # sketch lines matched to none
 
 
 def has_markers(lines: list[str], lang: Language) -> bool:
@@ -343,6 +350,7 @@ def _assemble(
         spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
+    added: list[str] = []
     cursor = 0
     for i, (chunk, span) in enumerate(zip(sketch.chunks, spans, strict=True)):
         pieces.extend(source.original_piece(j) for j in range(cursor, span.a))
@@ -365,9 +373,11 @@ def _assemble(
                 pieces.append(source.original_piece(j))
             else:
                 pieces.append((text, None))
+                if j is None:
+                    added.append(text)
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
-    return Merge(pieces, deleted)
+    return Merge(pieces, deleted, added)
 
 
 class _Definitions:
@@ -536,7 +546,7 @@ def merge_lazy_sketch(
             continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index, lang)
         rivals.append((alt, _tie_reason(sketch, paths[0], other)))
-    return _settle(source, merged, rivals, validate)
+    return _settle(source, merged, rivals, validate, lang)
 
 
 def _settle(
@@ -544,6 +554,7 @@ def _settle(
     merged: Merge,
     rivals: list[tuple[Merge, str]],
     validate: Validate | None,
+    lang: Language,
 ) -> Merge:
     """The one reading that can stand among the best and its rivals, or a refusal.
 
@@ -557,11 +568,132 @@ def _settle(
     if not viable:
         return merged
     if _viable(merged, validate):
-        raise RefusedMerge(viable[0][1])
-    texts = {source.render(m.pieces) for m, _why in viable}
-    if len(texts) > 1:
-        raise RefusedMerge(viable[0][1])
-    return viable[0][0]
+        viable.insert(0, (merged, ""))
+    distinct: dict[str, tuple[Merge, str]] = {}
+    for m, why in viable:
+        distinct.setdefault(source.render(m.pieces), (m, why))
+    if len(distinct) == 1:
+        return viable[0][0]
+    return _most_like_an_edit(source, list(distinct.values()), lang)
+
+
+def _most_like_an_edit(
+    source: SourceFile, readings: list[tuple[Merge, str]], lang: Language
+) -> Merge:
+    """Of readings that fit the sketch's anchors alike, the one whose new lines read as edits
+    of the lines it removes (`return Node(self.left.f(), ...)` for `self.left.f()`), when it
+    clearly does so more than every other; else a refusal. Where one reading only adds lines,
+    likeness cannot weigh it against readings that replace some: no winner then."""
+    reason = next(why for _m, why in readings if why)
+    if any(not _removed(source, m) for m, _why in readings):
+        raise RefusedMerge(reason)
+    measured = [_resemblance(source, m) for m, _why in readings]
+    scores = [like - unlike for like, unlike in measured]
+    best = max(range(len(readings)), key=lambda index: scores[index])
+    # The winner must be ahead by likeness itself, not only by deleting fewer unlike lines.
+    ahead = all(
+        scores[best] - scores[index] >= RESEMBLANCE_MARGIN
+        and measured[best][0] - measured[index][0] >= RESEMBLANCE_MARGIN
+        for index in range(len(readings))
+        if index != best
+    )
+    if ahead and _apart(source, readings, best, lang):
+        return readings[best][0]
+    raise RefusedMerge(reason)
+
+
+def _apart(
+    source: SourceFile, readings: list[tuple[Merge, str]], best: int, lang: Language
+) -> bool:
+    """Whether the best reading edits other definitions than each rival does (the same
+    method of another class), rather than other lines of the same one: which of some repeated
+    lines in one function a sketch rewrites is not told by how alike they are."""
+    if not lang.has_grammar:
+        return False
+    found = definitions("\n".join(source.lines), lang.name)
+
+    def owners(lines: set[int]) -> set[tuple[int, int]]:
+        out: set[tuple[int, int]] = set()
+        for j in lines:
+            inner = [(d.start, d.end) for d in found if d.start <= j <= d.end]
+            out.add(max(inner) if inner else (-1, -1))
+        return out
+
+    mine = {j for j in readings[best][0].deleted if source.lines[j].strip()}
+    for index, (other, _why) in enumerate(readings):
+        if index == best:
+            continue
+        theirs = {j for j in other.deleted if source.lines[j].strip()}
+        if not mine - theirs or not theirs - mine:
+            return False  # one reading adds lines where the other replaces some
+        if owners(mine - theirs) & owners(theirs - mine):
+            return False
+    return True
+
+
+def _removed(source: SourceFile, merge: Merge) -> int:
+    return sum(1 for j in merge.deleted if source.lines[j].strip())
+
+
+def _resemblance(source: SourceFile, merge: Merge) -> tuple[float, int]:
+    """How well the merge's deletions read as edits: (the summed likeness of deleted lines to
+    their nearest new line, the number of deleted lines like none, or the very same as one: a
+    line moved, not edited, is a sign of a misplaced chunk)."""
+    gone = [source.lines[j].strip() for j in merge.deleted if source.lines[j].strip()]
+    new = [line.strip() for line in merge.added if line.strip()]
+    if len(gone) * len(new) > _RESEMBLANCE_PAIRS:
+        return 0.0, len(gone)
+    like = 0.0
+    unlike = 0
+    for old in gone:
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(old)
+        best = 0.0
+        for line in new:
+            matcher.set_seq1(line)
+            if matcher.real_quick_ratio() <= best or matcher.quick_ratio() <= best:
+                continue
+            best = max(best, matcher.ratio())
+        if _LIKE <= best < 1.0 and _telling_likeness(old, new):
+            like += best
+        else:
+            unlike += 1
+    return like, unlike
+
+
+_WORD = re.compile(r"[A-Za-z_]\w{3,}")
+# Words any line may share with any other: no sign that one line is an edit of the other.
+_COMMON_WORDS = frozenset(
+    {
+        "return",
+        "self",
+        "this",
+        "else",
+        "func",
+        "function",
+        "const",
+        "true",
+        "false",
+        "null",
+        "None",
+        "True",
+        "False",
+        "await",
+        "async",
+        "from",
+        "import",
+        "elif",
+        "while",
+        "string",
+    }
+)
+
+
+def _telling_likeness(old: str, new: list[str]) -> bool:
+    """Whether a deleted line shares a telling word (a name, not `x` or `return`) with some
+    new line: `x = x + 0` and `x = x * 2` are alike in letters, not in meaning."""
+    words = set(_WORD.findall(old)) - _COMMON_WORDS
+    return any(words & set(_WORD.findall(line)) for line in new)
 
 
 def _margin(best: list[Placement], other: list[Placement]) -> float:

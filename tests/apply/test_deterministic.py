@@ -813,3 +813,72 @@ def test_a_new_method_with_a_common_body_does_not_anchor_in_an_old_one() -> None
         "        return self.data\n\n    def count_leaves(self):\n        return 1\n",
     )
     assert merged(KNARY, sketch, "tree.py") == expected
+
+
+TREES = d(
+    """
+    class Tree:
+        def tree_map(self, func):
+            pass
+
+        def size(self):
+            pass
+
+    class Node(Tree):
+        def __init__(self, left, right):
+            self.left = left
+            self.right = right
+
+        def tree_map(self, func):
+            self.left.tree_map(func)
+            self.right.tree_map(func)
+
+        def size(self):
+            return self.left.size() + self.right.size()
+
+    class Leaf(Tree):
+        def __init__(self, value):
+            self.value = value
+
+        def tree_map(self, func):
+            self.value = func(self.value)
+
+        def size(self):
+            return 1
+    """
+)
+
+
+def test_tied_placements_go_where_the_new_lines_read_as_edits_of_the_removed_ones() -> None:
+    # The chunk fits every class alike by its headers; only Node's body is what it rewrites.
+    sketch = d(
+        """
+        # (existing code)
+
+            def tree_map(self, func):
+                return Node(self.left.tree_map(func), self.right.tree_map(func))
+
+            def size(self):
+                # (existing code)
+        """
+    )
+    expected = TREES.replace(
+        "        self.left.tree_map(func)\n        self.right.tree_map(func)\n",
+        "        return Node(self.left.tree_map(func), self.right.tree_map(func))\n",
+    )
+    assert merged(TREES, sketch, "trees.py") == expected
+
+
+def test_tied_placements_whose_new_lines_resemble_nothing_removed_are_refused() -> None:
+    sketch = d(
+        """
+        # (existing code)
+
+            def tree_map(self, func):
+                print("mapping")
+
+            def size(self):
+                # (existing code)
+        """
+    )
+    assert "equally well" in refused(TREES, sketch, "trees.py")
