@@ -153,11 +153,12 @@ def apply_sketch(
 
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    first: ApplyOutcome | None = None
+    first: Refused | None = None
     if engine in ("auto", "deterministic"):
-        first = merge(original, sketch, path=path)
-        if engine == "deterministic" or not isinstance(first, Refused):
-            return first
+        outcome = merge(original, sketch, path=path)
+        if engine == "deterministic" or not isinstance(outcome, Refused):
+            return outcome
+        first = outcome
     backend = model if model is not None else configured_model()
     if backend is None:
         if first is not None:
@@ -167,11 +168,11 @@ def apply_sketch(
                 first.sketch_format,
             )
         return Refused(f"no apply model is configured: {HOW_TO_CONFIGURE}", "model")
-    outcome = backend.apply(original, sketch, path=path, instruction=instruction, on_token=on_token)
-    if first is not None and isinstance(outcome, Refused):
+    result = backend.apply(original, sketch, path=path, instruction=instruction, on_token=on_token)
+    if first is not None and isinstance(result, Refused):
         return Refused(
-            f"deterministic merge: {first.reason}; {backend.engine_name}: {outcome.reason}",
-            outcome.engine,
+            f"deterministic merge: {first.reason}; {backend.engine_name}: {result.reason}",
+            result.engine,
             first.sketch_format,
         )
-    return outcome
+    return result

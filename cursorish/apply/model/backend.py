@@ -98,7 +98,9 @@ class LocalApplyModel:
             }
             self.profile = guess_profile(str(self.path), metadata)
         self.n_threads = n_threads or max(1, os.cpu_count() or 1)
-        self.spec = spec or SpecConfig()
+        # On a GPU a wider verify batch costs almost nothing; on a CPU every drafted row costs
+        # compute, and rows after a rejection are wasted, so drafts stop growing earlier.
+        self.spec = spec or SpecConfig(k_max=64 if self.model.n_gpu_layers != 0 else 32)
         self.max_ctx = min(max_ctx or self.model.n_ctx_train, self.model.n_ctx_train)
         self.stop_tokens = self.model.eog_tokens()
         self._lock = _FairLock()
@@ -123,14 +125,14 @@ class LocalApplyModel:
             tokens += self.model.tokenize(segment.text, add_bos=i == 0, special=segment.special)
         return tokens
 
-    def prepare(
-        self, original: str, sketch: str, instruction: str | None = None
-    ) -> PreparedApply:
+    def prepare(self, original: str, sketch: str, instruction: str | None = None) -> PreparedApply:
         """Tokenize a request and size its answer; raises `ContextTooSmall` when it cannot fit."""
         prompt = self.tokenize_prompt(original, sketch, instruction)
         original_tokens = self.model.tokenize(original)
         sketch_tokens = self.model.tokenize(sketch)
-        closing = self.model.tokenize(self.profile.output_close) if self.profile.output_close else []
+        closing = (
+            self.model.tokenize(self.profile.output_close) if self.profile.output_close else []
+        )
         # The answer is about the original plus what the sketch adds; it can never need more
         # than both together (plus the closing tag and a margin).
         max_tokens = len(original_tokens) + len(sketch_tokens) + len(closing) + _OUTPUT_MARGIN

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from cursorish.apply.model.backend import LocalApplyModel, PreparedApply
 from cursorish.apply.model.speculative import DecodeResult
 
-DEFAULT_SYNTHETIC_TOKENS = 400
+DEFAULT_SYNTHETIC_TOKENS = 300
 
 
 @dataclass

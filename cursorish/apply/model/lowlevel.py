@@ -214,6 +214,7 @@ class LlamaEngine:
         self.min_rows = min_rows
         self._memory = lib.llama_get_memory(ctx)
         self._batch = lib.llama_batch_init(n_batch, 0, 1)
+        self._cached: list[int] = []  # the tokens in the KV cache, by position
         self.n_vocab = model.n_vocab
 
     def close(self) -> None:
@@ -244,7 +245,11 @@ class LlamaEngine:
             batch.logits[i] = want
         rc = self._lib.llama_decode(self.ctx, batch)
         if rc != 0:
+            self._lib.llama_memory_clear(self._memory, True)
+            self._cached = []
             raise CursorishError(f"llama_decode failed (code {rc})", ExitCode.INTERNAL)
+        del self._cached[start_pos:]
+        self._cached.extend(tokens)
 
     def _argmax(self, i: int) -> int:
         ptr = self._lib.llama_get_logits_ith(self.ctx, i)
@@ -252,17 +257,37 @@ class LlamaEngine:
         return int(np.argmax(logits))  # first index among equal maxima, in both decode loops
 
     def eval_prompt(self, tokens: Sequence[int]) -> int:
-        self._lib.llama_memory_clear(self._memory, True)
-        if not tokens:
-            raise ValueError("empty prompt")
-        for start in range(0, len(tokens), self.n_batch):
-            chunk = tokens[start : start + self.n_batch]
-            last_chunk = start + len(chunk) == len(tokens)
+        """Evaluate a prompt, reusing the cached prefix it shares with the previous one.
+
+        At least the last two prompt tokens are always evaluated again, and no chunk is a
+        single row, so the first answer token is computed the same way whether or not a
+        prefix was cached (see `decode_argmax` on one-row batches).
+        """
+        if len(tokens) < 2:
+            raise ValueError("a prompt needs at least two tokens")
+        keep = 0
+        limit = min(len(self._cached), len(tokens) - 2)
+        while keep < limit and self._cached[keep] == tokens[keep]:
+            keep += 1
+        if keep == 0:
+            self._lib.llama_memory_clear(self._memory, True)
+            self._cached = []
+        else:
+            self.truncate(keep)
+        pos = keep
+        last = -1
+        while pos < len(tokens):
+            size = min(self.n_batch, len(tokens) - pos)
+            if len(tokens) - (pos + size) == 1:
+                size -= 1  # leave two rows for the last chunk, never one
+            chunk = tokens[pos : pos + size]
             want = [False] * len(chunk)
-            if last_chunk:
+            if pos + size == len(tokens):
                 want[-1] = True
-            self._decode(chunk, start, want)
-        return self._argmax(len(tokens) - 1 - (len(tokens) - 1) // self.n_batch * self.n_batch)
+                last = len(chunk) - 1
+            self._decode(chunk, pos, want)
+            pos += size
+        return self._argmax(last)
 
     def decode_argmax(self, tokens: Sequence[int], start_pos: int) -> list[int]:
         """Decode `tokens` in one batch with logits for every row; the argmax after each.
@@ -285,3 +310,4 @@ class LlamaEngine:
 
     def truncate(self, n_keep: int) -> None:
         self._lib.llama_memory_seq_rm(self._memory, 0, n_keep, -1)
+        del self._cached[n_keep:]

@@ -24,7 +24,9 @@ def test_morph_profile_and_streaming() -> None:
     with ScriptedServer([{"content": SKETCH}]) as server:
         model = RemoteApplyModel(server.base_url, model="morph-v3-fast")
         got: list[str] = []
-        outcome = model.apply(ORIGINAL, SKETCH, path="f.py", instruction="add one", on_token=got.append)
+        outcome = model.apply(
+            ORIGINAL, SKETCH, path="f.py", instruction="add one", on_token=got.append
+        )
         request = server.requests[0]
     assert model.profile.name == "morph"
     assert "<instruction>add one</instruction>" in request["messages"][-1]["content"]

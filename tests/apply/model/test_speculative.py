@@ -168,7 +168,7 @@ SAMPLES = [
     "def add(a, b):\n    return a + b\n",
     "class Box:\n    def __init__(self, size):\n        self.size = size\n",
     "const x = require('x');\nmodule.exports = function (a) { return x(a); };\n",
-    "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"héllo\")\n}\n",
+    'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("héllo")\n}\n',
 ]
 
 
@@ -204,3 +204,19 @@ def test_llama_streams_the_same_text_it_returns(tiny_model: LocalApplyModel) -> 
     spec = tiny_model.decode(prepared, max_tokens=150, draft_source=draft, on_token=got.append)
     assert "".join(got) == spec.text == vanilla.text
     assert len(got) > 5
+
+
+def test_llama_prompt_prefix_cache_changes_nothing(
+    tiny_model: LocalApplyModel, tiny_model_path
+) -> None:
+    fresh = LocalApplyModel(tiny_model_path, profile="fastapply")
+    a = tiny_model.prepare(SAMPLES[0] * 5, "x = 1\n")
+    b = tiny_model.prepare(SAMPLES[0] * 5, "x = 2\n")  # same prefix, different tail
+    expected = [fresh.decode(p, speculative=False, max_tokens=60).tokens for p in (a, b)]
+    fresh.close()
+    for prepared, want in [(a, expected[0]), (a, expected[0]), (b, expected[1])]:
+        fresh_each = LocalApplyModel(tiny_model_path, profile="fastapply")
+        assert fresh_each.decode(prepared, speculative=False, max_tokens=60).tokens == want
+        fresh_each.close()
+        assert tiny_model.decode(prepared, speculative=False, max_tokens=60).tokens == want
+        assert tiny_model.decode(prepared, max_tokens=60).tokens == want
