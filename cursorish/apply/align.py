@@ -39,6 +39,8 @@ class Placement:
     # The same end reached by another chain of equal score (repeated lines: which of them the
     # sketch's lines are is a guess), or None.
     alternative: list[tuple[int, int]] | None = None
+    # New code with no anchor, put at the end of the block the chunk before it opens.
+    inserted: bool = False
 
     @property
     def floating(self) -> bool:

@@ -31,7 +31,7 @@ from cursorish.apply.lines import (
     weight,
 )
 from cursorish.apply.markers import is_marker
-from cursorish.apply.spans import Span, dropped_blanks, refine, similar
+from cursorish.apply.spans import Span, block_end, dropped_blanks, refine, similar
 from cursorish.apply.structure import Definition, definitions
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
@@ -275,6 +275,45 @@ def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
     )
 
 
+def _at_block_end(
+    sketch: LazySketch, i: int, before: list[Placement], index: Index
+) -> list[Placement]:
+    """Where new code that matches nothing goes when the markers around it say so: after a
+    chunk that opens a block (`def f(...):`), a marker inside the block (the rest of its
+    body), the new lines at the body's depth, then a marker back at the opener's depth (what
+    follows the block). The new lines end that block, before its closing line if it has one."""
+    chunk = sketch.chunks[i]
+    last = len(sketch.chunks) - 1
+    if i < last:
+        next_marker: int | None = sketch.chunks[i + 1].marker_indent
+    else:
+        next_marker = sketch.trailing_indent if sketch.trailing_marker else None
+    depth = min(indent_width(line) for line in chunk.lines if line.strip())
+    if next_marker is None or chunk.marker_indent is None:
+        return []
+    if not next_marker < depth <= chunk.marker_indent:
+        return []
+    prior = sketch.chunks[i - 1]
+    openers = [k for k, line in enumerate(prior.lines) if line.strip()]
+    opener = next((k for k in reversed(openers) if indent_width(prior.lines[k]) < depth), None)
+    if opener is None or indent_width(prior.lines[opener]) != next_marker:
+        return []
+    places: dict[int, Placement] = {}
+    for p in before:
+        matched = dict(fill(p, prior.keys, index))
+        j = matched.get(opener)
+        if j is None:
+            continue
+        end = block_end(index, j)
+        if end > j and index.indents[end] == index.indents[j] and index.keys[end][:1] in "})]":
+            e = end  # before the block's closing brace
+        else:
+            e = end + 1
+        if e >= p.b and e > j:
+            places.setdefault(e, Placement([], 0.0, e, e, strong=False, inserted=True))
+    return list(places.values())
+
+
 def _weak_edge(sketch: LazySketch, i: int, index: Index, cands: list[Placement]) -> list[Placement]:
     """The placements to keep for a chunk at the file's edge anchored only by weak lines.
 
@@ -327,7 +366,9 @@ def _assemble(
             else (sketch.trailing_indent if sketch.trailing_marker else None)
         )
         pairs = fill(place, keys, index)
-        if pairs:
+        if place.inserted:
+            span = Span(place.a, place.a, {})
+        elif pairs:
             span = refine(
                 chunk.lines,
                 keys,
@@ -528,6 +569,8 @@ def merge_lazy_sketch(
             # Only punctuation (`*/`, `}`) anchors it, if anything: its lines may be edits.
             edited = edited_candidates(chunk.keys, chunk.lines, index)
             cands = edited or cands
+        if not cands and 0 < i < len(sketch.chunks) and options[i - 1]:
+            cands = _at_block_end(sketch, i, options[i - 1], index)
         options.append(cands or [_floating(sketch, i, n)])
     if len(options) > 1 and all(p.floating for opts in options for p in opts):
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")

@@ -882,3 +882,80 @@ def test_tied_placements_whose_new_lines_resemble_nothing_removed_are_refused() 
         """
     )
     assert "equally well" in refused(TREES, sketch, "trees.py")
+
+
+SOLVER = d(
+    """
+    def assert_uniq(solver, board):
+        # rows
+        for row in board:
+            solver.add(Distinct(row))
+
+
+    def print_board(board):
+        for row in board:
+            print(row)
+    """
+)
+
+
+def test_new_code_after_the_rest_of_a_block_ends_that_block() -> None:
+    # `    # ...` hides the rest of the body, `# ...` what follows the function: the new
+    # lines, which match nothing, end the body.
+    sketch = d(
+        """
+        def assert_uniq(solver, board):
+            # ...
+            for col in zip(*board):
+                solver.add(Distinct(col))
+
+        # ...
+        """
+    )
+    expected = SOLVER.replace(
+        "        solver.add(Distinct(row))\n",
+        "        solver.add(Distinct(row))\n    for col in zip(*board):\n"
+        "        solver.add(Distinct(col))\n",
+    )
+    assert merged(SOLVER, sketch, "solver.py") == expected
+
+
+def test_new_code_after_the_rest_of_a_braced_block_goes_before_its_closing_brace() -> None:
+    original = d(
+        """
+        package main
+
+        func run() {
+        \tstart()
+        \tstop()
+        }
+
+        func main() {
+        \trun()
+        }
+        """
+    )
+    sketch = d(
+        """
+        // ...
+        func run() {
+        \t// ...
+        \tcleanup()
+        // ...
+        """
+    )
+    expected = original.replace("\tstop()\n", "\tstop()\n\tcleanup()\n")
+    assert merged(original, sketch, "main.go") == expected
+
+
+def test_new_code_between_markers_at_the_same_depth_is_still_refused() -> None:
+    sketch = d(
+        """
+        def assert_uniq(solver, board):
+            # ...
+            for col in zip(*board):
+                solver.add(Distinct(col))
+            # ...
+        """
+    )
+    assert "match no line" in refused(SOLVER, sketch, "solver.py")
