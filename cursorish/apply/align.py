@@ -21,6 +21,8 @@ MAX_GAP = 60  # at most this many original lines may be deleted between two matc
 DELETE_COST = 0.35  # score lost per original line a placement deletes
 INDENT_SHIFT_COST = 0.3  # score lost where the sketch's indentation relative to the file changes
 MAX_CANDIDATES = 8
+MAX_ALTERNATIVES = 6  # tied readings of repeated lines looked at per placement
+_WALK_STEPS = 20_000
 EDGE_BONUS = 2.0  # a chunk's first and last lines are usually unchanged context: trust them more
 _TIE = 1e-6
 STRONG = 1.0  # a placement needs one matched line at least this weighty: a `}` alone says nothing
@@ -36,9 +38,9 @@ class Placement:
     b: int  # one past the last original line the chunk replaces
     deltas: list[int] = field(default_factory=list)  # sketch indent - original indent per pair
     strong: bool = True  # some matched line says something (not just `}` or a blank)
-    # The same end reached by another chain of equal score (repeated lines: which of them the
-    # sketch's lines are is a guess), or None.
-    alternative: list[tuple[int, int]] | None = None
+    # The same end reached by other chains of equal score (repeated lines: which of them the
+    # sketch's lines are is a guess), one per tie on the chain.
+    alternatives: list[list[tuple[int, int]]] = field(default_factory=list)
     # New code with no anchor, put at the end of the block the chunk before it opens.
     inserted: bool = False
 
@@ -111,11 +113,11 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
     js = [s[0] for s in seeds]
     best = [0.0] * len(seeds)
     prev = [-1] * len(seeds)
-    tied = [-1] * len(seeds)  # another predecessor as good as prev, or -1
+    tied: list[list[int]] = [[] for _ in seeds]  # other predecessors as good as prev
     for t, (jt, kt, wt, dt) in enumerate(seeds):
         top = 0.0
         arg = -1
-        second = -1
+        second: list[int] = []
         lo = bisect.bisect_left(js, jt - m - MAX_GAP)
         for s in range(lo, t):
             js_, ks, _ws, ds = seeds[s]
@@ -130,9 +132,9 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
             if value > top + _TIE:
                 top = value
                 arg = s
-                second = -1
+                second = []
             elif arg >= 0 and value >= top - _TIE:
-                second = s
+                second.append(s)
         best[t] = wt + top + (EDGE_BONUS if kt in edges else 0.0)
         prev[t] = arg
         tied[t] = second
@@ -151,7 +153,7 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
             cur = prev[cur]
         chain.reverse()
         pairs = [(seeds[c][1], seeds[c][0]) for c in chain]
-        alternative = _alternative(chain, prev, tied, seeds)
+        alternatives = _alternatives(chain, prev, tied, seeds)
         span = (pairs[0][1], pairs[-1][1])
         if span in seen:
             continue
@@ -159,29 +161,39 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         deltas = [seeds[c][3] for c in chain]
         strong = any(weight(chunk_keys[k]) >= STRONG for k, _j in pairs)
         out.append(
-            Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, deltas, strong, alternative)
+            Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, deltas, strong, alternatives)
         )
         if len(out) >= MAX_CANDIDATES:
             break
     return out
 
 
-def _alternative(
-    chain: list[int], prev: list[int], tied: list[int], seeds: list[tuple[int, int, float, int]]
-) -> list[tuple[int, int]] | None:
-    """The chain that takes the other, equally good predecessor at the last tie on `chain`."""
-    for at in range(len(chain) - 1, -1, -1):
-        other = tied[chain[at]]
-        if other < 0:
+def _alternatives(
+    chain: list[int], prev: list[int], tied: list[list[int]], seeds: list[tuple[int, int, float, int]]
+) -> list[list[tuple[int, int]]]:
+    """Other chains of the same score as `chain` to its end (a bounded few): with `x = x + 0`
+    three times in a row, which two of them a sketch's two copies are is told by no score, so
+    every such reading must be looked at."""
+    found: list[list[int]] = []
+    # Depth first from the end, the tail as a linked list (chains may be thousands long).
+    stack: list[tuple[int, tuple[int, object] | None]] = [(chain[-1], None)]
+    steps = 0
+    while stack and len(found) <= MAX_ALTERNATIVES and steps < _WALK_STEPS:
+        steps += 1
+        cur, tail = stack.pop()
+        if cur < 0:
+            out: list[int] = []
+            node: object = tail
+            while node is not None:
+                assert isinstance(node, tuple)
+                out.append(node[0])
+                node = node[1]
+            found.append(out)
             continue
-        head: list[int] = []
-        cur = other
-        while cur >= 0:
-            head.append(cur)
-            cur = prev[cur]
-        head.reverse()
-        return [(seeds[c][1], seeds[c][0]) for c in head + chain[at:]]
-    return None
+        link = (cur, tail)
+        for p in reversed([prev[cur], *tied[cur]]):
+            stack.append((p, link))
+    return [[(seeds[c][1], seeds[c][0]) for c in other] for other in found if other != chain]
 
 
 def fill(placement: Placement, chunk_keys: list[str], index: Index) -> list[tuple[int, int]]:

@@ -760,20 +760,18 @@ def _repeated_readings(
     way as another (`x = x + 0` three times in a row, two of them in the sketch)."""
     found: list[tuple[Merge, str]] = []
     for i, place in enumerate(path):
-        if place.alternative is None:
-            continue
-        pairs = place.alternative
-        other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, place.deltas)
-        try:
-            alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
-        except RefusedMerge:
-            continue
-        reason = (
-            f"{sketch.chunks[i].where()} match repeated original lines in two ways "
-            f"(lines {place.a + 1}-{place.b} and {other.a + 1}-{other.b}) that give "
-            "different files"
-        )
-        found.append((alt, reason))
+        for pairs in place.alternatives:
+            other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, place.deltas)
+            try:
+                alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
+            except RefusedMerge:
+                continue
+            reason = (
+                f"{sketch.chunks[i].where()} match repeated original lines in two ways "
+                f"(lines {place.a + 1}-{place.b} and {other.a + 1}-{other.b}) that give "
+                "different files"
+            )
+            found.append((alt, reason))
     return found
 
 

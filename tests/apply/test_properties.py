@@ -156,6 +156,39 @@ REPEATED = [
     ),
     1,
 )
+# Once merged wrong (seeds 4 and 6 at 3,000 examples): `y = 0` twice among repeated
+# `x = x + 0` lines; one reading of equal score deleted a repeat, the one that did not was
+# never looked at.
+@example(
+    (
+        [*REPEATED[:7], "def func_1(x):", *["    x = x + 1"] * 3, "    return x"],
+        [
+            *REPEATED[:7],
+            "def func_1(x):",
+            *["    x = x + 1"] * 2,
+            "    y = 0",
+            "    x = x + 1",
+            "    y = 0",
+            "    return x",
+        ],
+    ),
+    1,
+)
+@example(
+    (
+        ["def func_0(x):", "    x = x + 1", *["    x = x + 0"] * 3, "    return x"],
+        [
+            "def func_0(x):",
+            "    x = x + 1",
+            *["    x = x + 0"] * 2,
+            "    y = 0",
+            "    x = x + 0",
+            "    y = 0",
+            "    return x",
+        ],
+    ),
+    1,
+)
 def test_blank_and_repeated_context_is_right_or_refused(
     data: tuple[list[str], list[str]], context: int
 ) -> None:
