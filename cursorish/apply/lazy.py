@@ -261,10 +261,19 @@ def _can_float(sketch: LazySketch, i: int) -> bool:
     )
 
 
-def _floating(sketch: LazySketch, i: int, n: int) -> Placement:
+def _floating(sketch: LazySketch, i: int, n: int, index: Index) -> Placement:
     """Where a chunk that matches nothing can go: only at the very start or end of the file."""
     chunk = sketch.chunks[i]
     last = len(sketch.chunks) - 1
+    known = [k for k, kk in enumerate(chunk.keys) if weight(kk) >= WORDY and index.count(kk)]
+    if known and _can_float(sketch, i):
+        # New code at the file's edge holds no line the file has; one that does is an edit
+        # of code whose enclosing blocks do not agree (a renamed function), somewhere.
+        raise RefusedMerge(
+            f"{chunk.where()} hold line {chunk.first + known[0] + 1} of the original but match "
+            "it nowhere their enclosing blocks agree: unclear whether they are new code at the "
+            "file's edge or an edit"
+        )
     if i == 0 and not sketch.leading_marker:
         return Placement([], 0.0, 0, 0)
     if i == last and not sketch.trailing_marker:
@@ -388,6 +397,7 @@ def _assemble(
             span.b = n
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
+        _check_edges(chunk, span, index, (lower, upper), (before, after))
         spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
@@ -419,6 +429,45 @@ def _assemble(
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
     return Merge(pieces, deleted, added)
+
+
+def _check_edges(
+    chunk: Chunk, span: Span, index: Index, bounds: tuple[int, int], markers: tuple[bool, bool]
+) -> None:
+    """Refuse a chunk whose first (last) line, next to a marker, is written as new code while
+    the very same line sits among the original lines that marker stands for: the chunk most
+    likely starts (ends) there, and the placement found reads it as another copy."""
+    if not span.matched:
+        return
+    lines = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    keys = chunk.keys
+    if len(lines) < 2:
+        return
+    sides = (
+        (markers[0], lines[0], lines[1], 1, bounds[0], span.a),
+        (markers[1], lines[-1], lines[-2], -1, span.b, bounds[1]),
+    )
+    for marker, k, k2, step, lo, hi in sides:
+        if not marker or k in span.matched or weight(keys[k]) < WORDY:
+            continue
+        # It could start (end) there when the original goes on there as the chunk does.
+        if any(
+            lo <= j < hi and _next_key(index, j, step) == keys[k2]
+            for j in index.positions.get(keys[k], ())
+        ):
+            raise RefusedMerge(
+                f"{chunk.where()} write line {chunk.first + k + 1} as new code though the same "
+                "line is among the original lines a marker next to it stands for: unclear "
+                "where the chunk starts"
+            )
+
+
+def _next_key(index: Index, j: int, step: int) -> str:
+    """The key of the next non-blank original line from j in direction `step`."""
+    j += step
+    while 0 <= j < len(index.keys) and index.blank[j]:
+        j += step
+    return index.keys[j] if 0 <= j < len(index.keys) else ""
 
 
 class _Definitions:
@@ -571,7 +620,7 @@ def merge_lazy_sketch(
             cands = edited or cands
         if not cands and 0 < i < len(sketch.chunks) and options[i - 1]:
             cands = _at_block_end(sketch, i, options[i - 1], index)
-        options.append(cands or [_floating(sketch, i, n)])
+        options.append(cands or [_floating(sketch, i, n, index)])
     if len(options) > 1 and all(p.floating for opts in options for p in opts):
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")
     paths = _choose(sketch, options, index, gaps)

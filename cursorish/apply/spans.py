@@ -223,6 +223,10 @@ def _extend_blocks(
             end -= 1  # the sketch stops inside the block: the marker after it keeps its `}`
         if end < span.b or end >= upper:
             continue
+        if k1 == last and end >= span.b:
+            # The chunk ends on a line it kept, inside the block: a marker's indentation alone
+            # (planners write them at column 0) does not say the block's remaining lines go.
+            return
         removed = sum(1 for j in range(span.b, end + 1) if not index.blank[j])
         written = sum(1 for x in range(k1 + 1, len(lines)) if lines[x].strip())
         if removed <= 2 * written + 2:
