@@ -169,7 +169,10 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
 
 
 def _alternatives(
-    chain: list[int], prev: list[int], tied: list[list[int]], seeds: list[tuple[int, int, float, int]]
+    chain: list[int],
+    prev: list[int],
+    tied: list[list[int]],
+    seeds: list[tuple[int, int, float, int]],
 ) -> list[list[tuple[int, int]]]:
     """Other chains of the same score as `chain` to its end (a bounded few): with `x = x + 0`
     three times in a row, which two of them a sketch's two copies are is told by no score, so

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cursorish.apply.align import DELETE_COST, Index, Placement, candidates, fill
+from cursorish.apply.align import DELETE_COST, STRONG, Index, Placement, candidates, fill
 from cursorish.apply.blocks import declared_name
 from cursorish.apply.edited import edited_candidates
 from cursorish.apply.languages import Language
@@ -451,10 +451,10 @@ def _check_edges(
         if not marker or k in span.matched or weight(keys[k]) < WORDY:
             continue
         # It could start (end) there when the original goes on there as the chunk does.
-        if any(
-            lo <= j < hi and _next_key(index, j, step) == keys[k2]
-            for j in index.positions.get(keys[k], ())
-        ):
+        # A first line the file holds once, telling, is context wherever it stands.
+        found = index.positions.get(keys[k], ())
+        unique = step > 0 and len(found) == 1 and weight(keys[k]) >= STRONG
+        if any(lo <= j < hi and (unique or _next_key(index, j, step) == keys[k2]) for j in found):
             raise RefusedMerge(
                 f"{chunk.where()} write line {chunk.first + k + 1} as new code though the same "
                 "line is among the original lines a marker next to it stands for: unclear "

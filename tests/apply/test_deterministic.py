@@ -109,7 +109,9 @@ def test_snippet_keeps_what_it_does_not_show() -> None:
 def test_deleting_an_unmentioned_class_is_refused() -> None:
     sketch = "import os\n\n\nclass AST:\n    pass\n\n\ndef main():\n    print(BinOp)\n"
     reason = refused(PY, "import os\n# ... existing code ...\n" + sketch[10:], "m.py")
-    assert "'AST' a second time" in reason
+    # Either guard may speak first: `class AST:` is defined again, or written as new code
+    # though the file's only copy sits under the marker before it.
+    assert "'AST' a second time" in reason or "unclear where the chunk starts" in reason
 
 
 def test_merge_that_adds_syntax_errors_is_refused() -> None:
