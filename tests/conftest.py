@@ -12,6 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests replay the same examples on every run so CI never fails at random; set
+# HYPOTHESIS_PROFILE=explore to search fresh examples (and add what it finds as @example).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Test Author",
