@@ -1,13 +1,15 @@
 """`cursorish bench spec`: speculative edits against plain greedy decoding, on the same model.
 
 Each case is an apply prompt (a generated Python file and a lazy sketch of it). Per case the
-model decodes the answer three ways, interleaved so that machine load hits all alike:
+model decodes the answer three ways, each in its own context (the prompt is evaluated once and
+its cache copied):
 
 - vanilla: plain greedy, one token per decode, on the padded arithmetic the speculative
   verifier also uses (see `LlamaEngine.decode_argmax`) — the reference for `identical`;
 - single-row: plain greedy with true one-row decodes (llama.cpp's usual generation loop),
   timed too, so the speed-up is reported against the FASTER of the two plain loops;
-- speculative: drafts verified in one batched decode each.
+- speculative: drafts verified in one batched decode each; stepped in lockstep with the
+  single-row loop, so that load from other processes falls on both alike.
 
 Draft source: with a real model, the original file (as in real use). A random-weight model
 writes nonsense that never copies the original, so there the draft source is the vanilla
@@ -26,7 +28,8 @@ import time
 from dataclasses import asdict, dataclass
 
 from cursorish.apply.model.backend import LocalApplyModel, PreparedApply
-from cursorish.apply.model.speculative import DecodeResult
+from cursorish.apply.model.lowlevel import LlamaEngine
+from cursorish.apply.model.speculative import Drafter, GreedyDecoder
 
 DEFAULT_SYNTHETIC_TOKENS = 300
 
@@ -83,53 +86,84 @@ def bench_cases(count: int) -> list[tuple[str, str]]:
     return cases
 
 
+class BenchEngines:
+    """Three contexts on one model: padded vanilla (the reference), single-row, speculative."""
+
+    def __init__(self, model: LocalApplyModel, n_ctx: int) -> None:
+        def engine(min_rows: int) -> LlamaEngine:
+            return LlamaEngine(
+                model.model,
+                n_ctx=n_ctx,
+                n_batch=max(512, model.spec.k_max + 1),
+                n_threads=model.n_threads,
+                min_rows=min_rows,
+            )
+
+        self.vanilla = engine(2)
+        self.single = engine(1)
+        self.spec = engine(2)
+
+    def close(self) -> None:
+        for engine in (self.vanilla, self.single, self.spec):
+            engine.close()
+
+
 def run_case(
     model: LocalApplyModel,
+    engines: BenchEngines,
     case: int,
     prepared: PreparedApply,
     *,
     synthetic: bool,
     max_tokens: int,
 ) -> CaseResult:
-    vanilla = model.decode(prepared, speculative=False, max_tokens=max_tokens)
-    single = _single_row(model, prepared, max_tokens)
-    draft = None
+    def decoder(engine: LlamaEngine, drafter: Drafter | None = None) -> GreedyDecoder:
+        return GreedyDecoder(
+            engine,
+            prepared.prompt,
+            max_tokens=max_tokens,
+            stop_tokens=model.stop_tokens,
+            stop_strings=model.profile.all_stops(),
+            drafter=drafter,
+            config=model.spec,
+        )
+
+    # The prompt is evaluated once; the other contexts get a byte copy of its cache.
+    vanilla = decoder(engines.vanilla)
+    vanilla.start()
+    first = vanilla.out.tokens[0] if vanilla.out.tokens else None
+    engines.single.copy_state_from(engines.vanilla)
+    engines.spec.copy_state_from(engines.vanilla)
+    while not vanilla.done:
+        vanilla.step()
+    reference = vanilla.result()
+    source = prepared.original
     if synthetic:
-        vocab = sorted(set(prepared.original))
-        draft = perturb(vanilla.tokens, seed=1000 + case, vocab=vocab)
-    spec = model.decode(prepared, speculative=True, max_tokens=max_tokens, draft_source=draft)
+        source = perturb(reference.tokens, seed=1000 + case, vocab=sorted(set(prepared.original)))
+    single = decoder(engines.single)
+    spec = decoder(engines.spec, Drafter(source, prepared.sketch))
+    single.start(first)
+    spec.start(first)
+    # Lockstep: after each speculative step, plain steps until the plain loop has caught up,
+    # so both are timed through the same stretches of machine load.
+    while not spec.done or not single.done:
+        spec.step()
+        while not single.done and (spec.done or len(single.out.tokens) < len(spec.out.tokens)):
+            single.step()
+    single_result, spec_result = single.result(), spec.result()
     return CaseResult(
         case=case,
-        tokens=len(vanilla.tokens),
-        identical=spec.tokens == vanilla.tokens,
-        identical_single_row=single.tokens == vanilla.tokens,
-        vanilla_calls=vanilla.stats.decode_calls,
-        spec_calls=spec.stats.decode_calls,
-        vanilla_s=vanilla.stats.decode_s,
-        single_row_s=single.stats.decode_s,
-        spec_s=spec.stats.decode_s,
-        accepted=spec.stats.accepted,
-        drafted=spec.stats.drafted,
+        tokens=len(reference.tokens),
+        identical=spec_result.tokens == reference.tokens,
+        identical_single_row=single_result.tokens == reference.tokens,
+        vanilla_calls=reference.stats.decode_calls,
+        spec_calls=spec_result.stats.decode_calls,
+        vanilla_s=reference.stats.decode_s,
+        single_row_s=single_result.stats.decode_s,
+        spec_s=spec_result.stats.decode_s,
+        accepted=spec_result.stats.accepted,
+        drafted=spec_result.stats.drafted,
     )
-
-
-def _single_row(model: LocalApplyModel, prepared: PreparedApply, max_tokens: int) -> DecodeResult:
-    """Plain greedy with genuine one-row decodes (llama.cpp's own generation arithmetic)."""
-    with model._lock:
-        engine = model._engine_for(len(prepared.prompt) + max_tokens + 1)
-        engine.min_rows = 1
-        try:
-            from cursorish.apply.model.speculative import generate
-
-            return generate(
-                engine,
-                prepared.prompt,
-                max_tokens=max_tokens,
-                stop_tokens=model.stop_tokens,
-                stop_strings=model.profile.all_stops(),
-            )
-        finally:
-            engine.min_rows = 2
 
 
 def summarize(results: list[CaseResult]) -> dict[str, object]:
@@ -184,10 +218,15 @@ def cmd_bench_spec(args: argparse.Namespace) -> int:
             f"loaded in {load_s:.1f}s",
             file=out,
         )
-    for i, (original, sketch) in enumerate(bench_cases(count)):
+    requests = []
+    for original, sketch in bench_cases(count):
         prepared = model.prepare(original, sketch)
         limit = max_tokens_arg or (DEFAULT_SYNTHETIC_TOKENS if synthetic else prepared.max_tokens)
-        result = run_case(model, i, prepared, synthetic=synthetic, max_tokens=limit)
+        requests.append((prepared, limit))
+    n_ctx = max(len(p.prompt) + limit + 1 for p, limit in requests)
+    engines = BenchEngines(model, min(model.max_ctx, n_ctx))
+    for i, (prepared, limit) in enumerate(requests):
+        result = run_case(model, engines, i, prepared, synthetic=synthetic, max_tokens=limit)
         results.append(result)
         line = (
             f"case {i}: {result.tokens} tokens | vanilla {result.vanilla_calls} calls "
@@ -210,6 +249,7 @@ def cmd_bench_spec(args: argparse.Namespace) -> int:
             f"speed-up {summary['speedup']}x; identical: {str(summary['identical']).lower()}",
             file=out,
         )
+    engines.close()
     model.close()
     return 0 if summary["identical"] else 1
 

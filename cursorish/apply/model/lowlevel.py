@@ -41,9 +41,11 @@ def llama() -> Any:
         if not _initialized:
 
             def on_log(level: int, text: bytes, _user: Any) -> None:
-                # Keep only errors (level 3), to quote them when loading fails.
-                if level == 3 and text:
-                    _recent_errors.append(text.decode("utf-8", "replace").strip())
+                # Nothing reaches stderr; errors are kept to quote when loading fails. (The
+                # level numbers moved between ggml versions; 4 is ERROR in this one.)
+                line = text.decode("utf-8", "replace").strip() if text else ""
+                if line and (level == 4 or "error" in line or "failed" in line):
+                    _recent_errors.append(line)
 
             _log_callback = llama_cpp.llama_log_callback(on_log)
             llama_cpp.llama_log_set(_log_callback, ctypes.c_void_p(0))
@@ -125,6 +127,9 @@ class LlamaModel:
         self.bos = int(lib.llama_vocab_bos(self.vocab))
         self.eos = int(lib.llama_vocab_eos(self.vocab))
         self._pieces: dict[int, bytes] = {}
+        # Tokenizing may happen on any agent's thread while another one decodes; llama.cpp
+        # does not promise its vocabulary calls are thread-safe, so they take turns.
+        self._vocab_lock = threading.Lock()
 
     def close(self) -> None:
         if getattr(self, "model", None):
@@ -144,6 +149,10 @@ class LlamaModel:
         return buf.value.decode("utf-8", "replace")
 
     def tokenize(self, text: str, *, add_bos: bool = False, special: bool = False) -> list[int]:
+        with self._vocab_lock:
+            return self._tokenize(text, add_bos=add_bos, special=special)
+
+    def _tokenize(self, text: str, *, add_bos: bool, special: bool) -> list[int]:
         data = text.encode("utf-8", "surrogateescape")
         capacity = len(data) + 8
         out = (self._lib.llama_token * capacity)()
@@ -159,7 +168,9 @@ class LlamaModel:
     def token_bytes(self, token: int) -> bytes:
         """The bytes a token stands for (control tokens render as nothing)."""
         piece = self._pieces.get(token)
-        if piece is None:
+        if piece is not None:
+            return piece
+        with self._vocab_lock:
             buf = ctypes.create_string_buffer(64)
             n = self._lib.llama_token_to_piece(self.vocab, token, buf, len(buf), 0, False)
             if n < 0:
@@ -307,6 +318,18 @@ class LlamaEngine:
         if len(rows) > n:
             self.truncate(start_pos + n)
         return result
+
+    def copy_state_from(self, other: LlamaEngine) -> None:
+        """Make this context's cache a byte copy of `other`'s (same model, one sequence)."""
+        lib = self._lib
+        size = int(lib.llama_state_seq_get_size(other.ctx, 0))
+        buffer = (ctypes.c_uint8 * size)()
+        written = int(lib.llama_state_seq_get_data(other.ctx, buffer, size, 0))
+        lib.llama_memory_clear(self._memory, True)
+        self._cached = []
+        if written <= 0 or int(lib.llama_state_seq_set_data(self.ctx, buffer, written, 0)) <= 0:
+            raise CursorishError("could not copy a llama.cpp context's state", ExitCode.INTERNAL)
+        self._cached = list(other._cached)
 
     def truncate(self, n_keep: int) -> None:
         self._lib.llama_memory_seq_rm(self._memory, 0, n_keep, -1)

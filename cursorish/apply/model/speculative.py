@@ -262,6 +262,96 @@ class SpecConfig:
     k_max: int = 64
 
 
+class GreedyDecoder:
+    """Step-by-step greedy decoding: speculative with a drafter, one token per step without.
+
+    `generate` runs it to the end; the benchmark steps several decoders in turn so that
+    machine load falls on all of them alike.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        prompt: Sequence[int],
+        *,
+        max_tokens: int,
+        stop_tokens: frozenset[int],
+        stop_strings: Sequence[str] = (),
+        drafter: Drafter | None = None,
+        config: SpecConfig | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.prompt = list(prompt)
+        self.max_tokens = max_tokens
+        self.drafter = drafter
+        self.cfg = config or SpecConfig()
+        self.stats = DecodeStats()
+        self.out = OutputStream(
+            engine.token_bytes,
+            stop_tokens=stop_tokens,
+            stop_strings=stop_strings,
+            max_tokens=max_tokens,
+            on_token=on_token,
+        )
+        self.done = False
+        self._last = -1
+        self._n_past = len(self.prompt)  # positions in the KV cache; `_last` is not among them
+        self._k = self.cfg.k_start
+
+    def start(self, first_token: int | None = None) -> None:
+        """Evaluate the prompt (or take `first_token` when the engine already holds it)."""
+        started = time.perf_counter()
+        last = self.engine.eval_prompt(self.prompt) if first_token is None else first_token
+        self.stats.prompt_s = time.perf_counter() - started
+        self._last = last
+        self.done = self.out.push(last)
+
+    def step(self) -> None:
+        """One decode call: verify the draft (if any) and accept what agrees, plus one token."""
+        if self.done:
+            return
+        started = time.perf_counter()
+        drafter, out, cfg = self.drafter, self.out, self.cfg
+        draft = drafter.propose(self._k) if drafter is not None else []
+        # Never draft past what can still be emitted (the cache must hold every position).
+        draft = draft[: max(0, self.max_tokens - len(out.tokens))]
+        predicted = self.engine.decode_argmax([self._last, *draft], self._n_past)
+        self.stats.decode_calls += 1
+        accepted = 0
+        while accepted < len(draft) and predicted[accepted] == draft[accepted]:
+            accepted += 1
+        if accepted < len(draft):
+            self.engine.truncate(self._n_past + accepted + 1)
+        self.stats.drafted += len(draft)
+        self.stats.accepted += accepted
+        self._n_past += accepted + 1
+        new_tokens = [*draft[:accepted], predicted[accepted]]
+        for token in new_tokens:
+            self.done = out.push(token)
+            if self.done:
+                break
+        self._last = new_tokens[-1]
+        if drafter is not None and not self.done:
+            drafter.observe(accepted, out.tokens)
+            if draft and accepted == len(draft):
+                self._k = min(cfg.k_max, self._k * 2)
+            elif draft:
+                self._k = max(cfg.k_min, min(self._k // 2, max(accepted, 1) * 2))
+            if not drafter.confident or drafter.pointer is None:
+                self._k = cfg.k_start
+        self.stats.decode_s += time.perf_counter() - started
+
+    def result(self) -> DecodeResult:
+        self.stats.output_tokens = len(self.out.tokens)
+        return DecodeResult(
+            tokens=self.out.tokens,
+            text=self.out.text,
+            stop_reason=self.out.stop_reason or "length",
+            stats=self.stats,
+        )
+
+
 def generate(
     engine: Engine,
     prompt: Sequence[int],
@@ -273,53 +363,18 @@ def generate(
     config: SpecConfig | None = None,
     on_token: Callable[[str], None] | None = None,
 ) -> DecodeResult:
-    """Greedy decoding: speculative with `drafter`, one token per decode without it."""
-    cfg = config or SpecConfig()
-    stats = DecodeStats()
-    out = OutputStream(
-        engine.token_bytes,
+    """Greedy decoding to the end: speculative with `drafter`, one token per decode without."""
+    decoder = GreedyDecoder(
+        engine,
+        prompt,
+        max_tokens=max_tokens,
         stop_tokens=stop_tokens,
         stop_strings=stop_strings,
-        max_tokens=max_tokens,
+        drafter=drafter,
+        config=config,
         on_token=on_token,
     )
-    started = time.perf_counter()
-    last = engine.eval_prompt(prompt)
-    stats.prompt_s = time.perf_counter() - started
-    started = time.perf_counter()
-    n_past = len(prompt)  # positions in the KV cache; `last` is not among them yet
-    k = cfg.k_start
-    done = out.push(last)
-    while not done:
-        draft = drafter.propose(k) if drafter is not None else []
-        # Never draft past what can still be emitted (the cache must hold every position).
-        draft = draft[: max(0, max_tokens - len(out.tokens))]
-        predicted = engine.decode_argmax([last, *draft], n_past)
-        stats.decode_calls += 1
-        accepted = 0
-        while accepted < len(draft) and predicted[accepted] == draft[accepted]:
-            accepted += 1
-        if accepted < len(draft):
-            engine.truncate(n_past + accepted + 1)
-        stats.drafted += len(draft)
-        stats.accepted += accepted
-        n_past += accepted + 1
-        new_tokens = [*draft[:accepted], predicted[accepted]]
-        for token in new_tokens:
-            done = out.push(token)
-            if done:
-                break
-        last = new_tokens[-1]
-        if drafter is not None and not done:
-            drafter.observe(accepted, out.tokens)
-            if draft and accepted == len(draft):
-                k = min(cfg.k_max, k * 2)
-            elif draft:
-                k = max(cfg.k_min, min(k // 2, max(accepted, 1) * 2))
-            if not drafter.confident or drafter.pointer is None:
-                k = cfg.k_start
-    stats.decode_s = time.perf_counter() - started
-    stats.output_tokens = len(out.tokens)
-    return DecodeResult(
-        tokens=out.tokens, text=out.text, stop_reason=out.stop_reason or "length", stats=stats
-    )
+    decoder.start()
+    while not decoder.done:
+        decoder.step()
+    return decoder.result()
