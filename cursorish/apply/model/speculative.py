@@ -9,10 +9,18 @@ generated tokens in the original (after the pointer first, nearest first, then b
 in the sketch. k grows while drafts are accepted and shrinks on rejection.
 
 Both loops run on the same `Engine` (see `lowlevel.LlamaEngine`), which decodes a batch and
-returns the argmax at the positions asked for. The first token comes from the prompt's last
-logits in both; every later token is the argmax at the position before it, so as long as the
-engine's logits for a position do not depend on how many positions share its batch, the two
-token sequences are identical. `tests/apply/model/` checks exactly that on llama.cpp.
+returns the argmax at the positions asked for (numpy's argmax: the first of equal maxima, in
+both loops). The first token comes from the prompt's last logits in both; every later token is
+the argmax at the position before it, so as long as the engine's logits for a position do not
+depend on how many positions share its batch, the two token sequences are identical.
+
+What we found on llama.cpp (llama-cpp-python 0.3.36, CPU): they do depend on it in two ways.
+A one-row batch takes other kernels than a wider one (max logit difference on q8_0 weights
+~0.05-0.5, enough to flip greedy choices; f16 ~2e-3; f32 ~3e-6), and the CPU flash-attention
+kernel differs between batch shapes too. Every batch of two or more rows, with flash attention
+off, gives bit-identical logits per position. So the engine pads one-token decodes to two rows
+and keeps flash attention off, and both loops compute on the same arithmetic; the tests and
+`cursorish bench spec` check the token sequences are identical.
 """
 
 from __future__ import annotations

@@ -239,6 +239,10 @@ def synthetic_model_path(preset: str, cache_dir: Path | None = None) -> Path:
     path = directory / f"cursorish-synth-{spec.name}-v{FORMAT_VERSION}-s{spec.seed}.gguf"
     if not path.exists():
         write_synthetic_model(path, spec)
+        # Older format versions of the same preset are dead weight (the 0.5b one is ~325 MB).
+        for stale in directory.glob(f"cursorish-synth-{spec.name}-v*-s{spec.seed}.gguf"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
     return path
 
 
@@ -372,6 +376,7 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
             data = _init(rng, shape, role, spec)
             writer.write_tensor_data(_encode_tensor(data, _tensor_type(spec, role, shape)))
         writer.close()
+        os.chmod(tmp_name, 0o644)  # mkstemp makes it private; a model cache is not secret
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
