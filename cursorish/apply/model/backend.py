@@ -27,6 +27,7 @@ from cursorish.apply.result import ApplyOutcome, Merged, Refused
 ENGINE = "model"
 _CTX_ROUND = 256
 _OUTPUT_MARGIN = 64  # tokens beyond original + sketch the answer may use
+_PAD_MARGIN = 16  # positions past the answer that padded decode rows may occupy
 
 
 class _FairLock:
@@ -61,7 +62,7 @@ class PreparedApply:
 
     @property
     def n_ctx_needed(self) -> int:
-        return len(self.prompt) + self.max_tokens + 1
+        return len(self.prompt) + self.max_tokens + _PAD_MARGIN
 
 
 class ContextTooSmall(Exception):
@@ -101,6 +102,7 @@ class LocalApplyModel:
         # On a GPU a wider verify batch costs almost nothing; on a CPU every drafted row costs
         # compute, and rows after a rejection are wasted, so drafts stop growing earlier.
         self.spec = spec or SpecConfig(k_max=64 if self.model.n_gpu_layers != 0 else 32)
+        self.min_rows = _min_rows(self.model.n_gpu_layers != 0)
         self.max_ctx = min(max_ctx or self.model.n_ctx_train, self.model.n_ctx_train)
         self.stop_tokens = self.model.eog_tokens()
         self._lock = _FairLock()
@@ -136,7 +138,7 @@ class LocalApplyModel:
         # The answer is about the original plus what the sketch adds; it can never need more
         # than both together (plus the closing tag and a margin).
         max_tokens = len(original_tokens) + len(sketch_tokens) + len(closing) + _OUTPUT_MARGIN
-        needed = len(prompt) + max_tokens + 1
+        needed = len(prompt) + max_tokens + _PAD_MARGIN
         if needed > self.max_ctx:
             raise ContextTooSmall(
                 f"the file is too large for the apply model's context: the prompt takes "
@@ -154,7 +156,13 @@ class LocalApplyModel:
             self._engine = None
         size = min(self.max_ctx, -(-n_ctx // _CTX_ROUND) * _CTX_ROUND)
         batch = max(512, self.spec.k_max + 1)
-        self._engine = LlamaEngine(self.model, n_ctx=size, n_batch=batch, n_threads=self.n_threads)
+        self._engine = LlamaEngine(
+            self.model,
+            n_ctx=size,
+            n_batch=batch,
+            n_threads=self.n_threads,
+            min_rows=self.min_rows,
+        )
         return self._engine
 
     # -- decoding --------------------------------------------------------------------------
@@ -174,7 +182,7 @@ class LocalApplyModel:
         """
         limit = prepared.max_tokens if max_tokens is None else max_tokens
         with self._lock:
-            engine = self._engine_for(len(prepared.prompt) + limit + 1)
+            engine = self._engine_for(len(prepared.prompt) + limit + _PAD_MARGIN)
             drafter = None
             if speculative:
                 source = prepared.original if draft_source is None else draft_source
@@ -223,6 +231,19 @@ class LocalApplyModel:
             f"({stats.tokens_per_s:.1f} tok/s{', speculative' if speculative else ''})"
         )
         return Merged(merged, ENGINE, "model", (note,))
+
+
+def _min_rows(gpu: bool) -> int:
+    """Rows every decode is padded to, so all decodes share one kernel family.
+
+    CPU: two (measured: every batch of two or more rows gives the same logits per position).
+    GPU (not measured here): CUDA switches matmul kernels above 8 rows, so 16 — extra rows are
+    almost free there. `CURSORISH_SPEC_MIN_ROWS` overrides; `bench spec` reports `identical`.
+    """
+    forced = os.environ.get("CURSORISH_SPEC_MIN_ROWS", "").strip()
+    if forced.isdigit() and int(forced) >= 1:
+        return min(int(forced), _PAD_MARGIN)
+    return 16 if gpu else 2
 
 
 _models_lock = threading.Lock()

@@ -99,9 +99,9 @@ class BenchEngines:
                 min_rows=min_rows,
             )
 
-        self.vanilla = engine(2)
+        self.vanilla = engine(model.min_rows)
         self.single = engine(1)
-        self.spec = engine(2)
+        self.spec = engine(model.min_rows)
 
     def close(self) -> None:
         for engine in (self.vanilla, self.single, self.spec):
@@ -223,7 +223,7 @@ def cmd_bench_spec(args: argparse.Namespace) -> int:
         prepared = model.prepare(original, sketch)
         limit = max_tokens_arg or (DEFAULT_SYNTHETIC_TOKENS if synthetic else prepared.max_tokens)
         requests.append((prepared, limit))
-    n_ctx = max(len(p.prompt) + limit + 1 for p, limit in requests)
+    n_ctx = max(len(p.prompt) + limit + model.min_rows for p, limit in requests)
     engines = BenchEngines(model, min(model.max_ctx, n_ctx))
     for i, (prepared, limit) in enumerate(requests):
         result = run_case(model, engines, i, prepared, synthetic=synthetic, max_tokens=limit)

@@ -55,7 +55,7 @@ def test_file_larger_than_the_context_is_refused(tiny_model: LocalApplyModel) ->
 def test_context_is_sized_to_the_request(tiny_model: LocalApplyModel) -> None:
     prepared = tiny_model.prepare(ORIGINAL, SKETCH)
     assert prepared.max_tokens >= len(prepared.original) + len(prepared.sketch)
-    tiny_model.decode(prepared, speculative=False, max_tokens=4)
+    tiny_model.decode(prepared, speculative=False)
     engine = tiny_model._engine
     assert engine is not None
     assert prepared.n_ctx_needed <= engine.n_ctx <= tiny_model.max_ctx
