@@ -37,18 +37,32 @@ class _FairLock:
         self._cond = threading.Condition()
         self._next_ticket = 0
         self._serving = 0
+        self._abandoned: set[int] = set()  # tickets whose waiter was interrupted
 
     def __enter__(self) -> None:
         with self._cond:
             ticket = self._next_ticket
             self._next_ticket += 1
-            while ticket != self._serving:
-                self._cond.wait()
+            try:
+                while ticket != self._serving:
+                    self._cond.wait()
+            except BaseException:
+                # Interrupted while queued: give the turn up, or the queue would stall on it.
+                self._abandoned.add(ticket)
+                self._skip_abandoned()
+                self._cond.notify_all()
+                raise
 
     def __exit__(self, *_exc: object) -> None:
         with self._cond:
             self._serving += 1
+            self._skip_abandoned()
             self._cond.notify_all()
+
+    def _skip_abandoned(self) -> None:
+        while self._serving in self._abandoned:
+            self._abandoned.discard(self._serving)
+            self._serving += 1
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from cursorish.apply.model.backend import LocalApplyModel
+from cursorish.apply.model.backend import LocalApplyModel, _FairLock
 from cursorish.apply.model.lowlevel import gpu_offload_supported
 from cursorish.apply.result import Merged, Refused
 from cursorish.apply.syntax import parse
@@ -125,3 +126,25 @@ def test_concurrent_applies_match_sequential_ones(tiny_model: LocalApplyModel) -
         thread.join(timeout=120)
     assert not errors
     assert [results[i] for i in range(len(prepared))] == sequential
+
+
+def test_queue_serves_agents_in_arrival_order() -> None:
+    lock = _FairLock()
+    order: list[int] = []
+
+    def agent(i: int) -> None:
+        with lock:
+            order.append(i)
+
+    threads = []
+    with lock:
+        for i in range(6):
+            thread = threading.Thread(target=agent, args=(i,))
+            thread.start()
+            threads.append(thread)
+            deadline = time.monotonic() + 10
+            while lock._next_ticket < i + 2 and time.monotonic() < deadline:
+                time.sleep(0.001)  # until agent i holds its ticket
+    for thread in threads:
+        thread.join(timeout=10)
+    assert order == list(range(6))
