@@ -30,6 +30,39 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def _configure_model(args: argparse.Namespace) -> None:
+    """`--apply-model PATH` backs the model engine for this command (else config/environment)."""
+    model_path = getattr(args, "apply_model", None)
+    if model_path:
+        from cursorish.apply.router import configure
+
+        configure(model_path=model_path)
+
+
+def _load_cases(path: str) -> list[dict[str, Any]]:
+    from cursorish.errors import CursorishError, ExitCode
+
+    cases: list[dict[str, Any]] = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                case = json.loads(line)
+                missing = {"id", "path", "original", "sketch", "expected"} - set(case)
+                if missing:
+                    raise CursorishError(
+                        f"{path}:{number}: case lacks {', '.join(sorted(missing))}",
+                        ExitCode.BAD_ARGS,
+                    )
+                cases.append(case)
+    except OSError as error:
+        raise CursorishError(f"cannot read {path}: {error.strerror}", ExitCode.BAD_ARGS) from None
+    except (UnicodeDecodeError, json.JSONDecodeError, TypeError) as error:
+        raise CursorishError(f"{path}: not a JSONL case file: {error}", ExitCode.BAD_ARGS) from None
+    return cases
+
+
 def cmd_eval_apply(args: argparse.Namespace) -> int:
     """Run every case of a JSONL eval file through the router and print outcomes and a summary."""
     from cursorish.apply.router import apply_sketch
@@ -38,11 +71,17 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
     engine = getattr(args, "engine", "deterministic") or "deterministic"
     counts = {"exact": 0, "refused": 0, "wrong": 0}
     times: list[float] = []
-    with open(args.cases, encoding="utf-8") as handle:
-        cases = [json.loads(line) for line in handle if line.strip()]
+    cases = _load_cases(args.cases)
+    _configure_model(args)
     for case in cases:
         started = time.perf_counter()
-        outcome = apply_sketch(case["original"], case["sketch"], path=case["path"], engine=engine)
+        outcome = apply_sketch(
+            case["original"],
+            case["sketch"],
+            path=case["path"],
+            engine=engine,
+            instruction=case.get("instruction"),
+        )
         ms = (time.perf_counter() - started) * 1000
         times.append(ms)
         reason = ""
@@ -130,6 +169,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     sketch = sketch_data.decode("utf-8", "surrogateescape")
     path = getattr(args, "path", None) or os.path.basename(args.original)
     engine = getattr(args, "engine", "auto") or "auto"
+    _configure_model(args)
     outcome = apply_sketch(original, sketch, path=path, engine=engine)
     if not isinstance(outcome, Merged):
         print(f"cursorish apply: refused ({outcome.engine}): {outcome.reason}", file=sys.stderr)

@@ -114,3 +114,39 @@ def test_bench_2500_lines_p95_under_20ms(capsys) -> None:
     assert cmd_bench_apply(argparse.Namespace(json=True, repeat=30, sizes=[2500])) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["sizes"][0]["p95_ms"] <= 20
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "cannot read"), ('{"id": "x"}\n', "case lacks"), ("not json\n", "not a JSONL")],
+)
+def test_eval_apply_bad_case_file_is_a_clear_error(tmp_path, capsys, content, message) -> None:
+    from cursorish.cli import main
+
+    cases = tmp_path / "cases.jsonl"
+    if content is not None:
+        cases.write_text(content)
+    assert main(["eval", "apply", str(cases)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_apply_model_flag_configures_the_router(tmp_path, monkeypatch) -> None:
+    from cursorish.apply import router
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(router, "configure", lambda **kw: seen.update(kw))
+    original, sketch = tmp_path / "a.py", tmp_path / "s.py"
+    original.write_text("x = 1\n")
+    sketch.write_text("x = 2\n")
+    cmd_apply(
+        argparse.Namespace(
+            original=str(original),
+            sketch=str(sketch),
+            path=None,
+            engine="deterministic",
+            output=str(tmp_path / "out.py"),
+            apply_model="/models/m.gguf",
+        )
+    )
+    assert seen == {"model_path": "/models/m.gguf"}
