@@ -1,12 +1,22 @@
-"""Text search over an agent's worktree: the files git would track, a regex, capped output."""
+"""Text search over an agent's worktree: the files git would track, a regex, capped output.
+
+`git grep` does the work where it can: it runs in C outside our process (no GIL, so parallel
+agents do not serialise on each other's searches) and already knows which files are tracked or
+untracked-but-not-ignored. The Python search is the fallback (a git without PCRE support).
+"""
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import re
+import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 MAX_FILE_BYTES = 2_000_000
+MAX_LINE_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -18,6 +28,90 @@ class Match:
 
 def is_probably_binary(data: bytes) -> bool:
     return b"\x00" in data[:8192]
+
+
+def glob_filter(files: list[str], glob: str) -> list[str]:
+    """Files whose path, or whose name in any directory, matches `glob`."""
+    return [f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")]
+
+
+def search_worktree(
+    root: Path,
+    pattern: str,
+    *,
+    regex: bool = True,
+    ignore_case: bool = False,
+    glob: str | None = None,
+    max_matches: int = 200,
+    list_files: Callable[[Path], list[str]] | None = None,
+) -> tuple[list[Match], bool]:
+    """Matches of `pattern` in the worktree's files; raises re.error for a bad pattern."""
+    flags = re.IGNORECASE if ignore_case else 0
+    re.compile(pattern if regex else re.escape(pattern), flags)  # our error messages, not git's
+    if list_files is None:
+        found = _git_grep(root, pattern, regex, ignore_case, glob, max_matches)
+        if found is not None:
+            matches, cut = found
+            if glob:
+                matches = [m for m in matches if glob_filter([m.path], glob)]
+            return matches, cut
+        from cursorish.gitops.worktrees import tracked_files
+
+        list_files = tracked_files
+    files = list_files(root)
+    if glob:
+        files = glob_filter(files, glob)
+    return grep(root, files, pattern, regex=regex, ignore_case=ignore_case, max_matches=max_matches)
+
+
+def _git_grep(
+    root: Path, pattern: str, regex: bool, ignore_case: bool, glob: str | None, max_matches: int
+) -> tuple[list[Match], bool] | None:
+    """`git grep` over tracked and untracked-not-ignored files; None when git cannot do it.
+
+    A glob becomes the pathspecs `GLOB` and `**/GLOB` (git's rules: `*` stays inside one
+    directory), so the match cap applies after the glob, not before.
+    """
+    argv = ["git", "--no-optional-locks", "grep", "--untracked", "-I", "-n", "-z", "--no-color"]
+    argv += ["-P"] if regex else ["-F"]
+    if ignore_case:
+        argv.append("-i")
+    argv += ["-e", pattern]
+    if glob:
+        argv += ["--", f":(glob){glob}", f":(glob)**/{glob}"]
+    try:
+        proc = subprocess.Popen(
+            argv,
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+    out: list[Match] = []
+    cut = False
+    assert proc.stdout is not None and proc.stderr is not None
+    for raw in proc.stdout:
+        path, _, rest = raw.partition(b"\0")
+        number, _, text = rest.partition(b"\0")
+        name = os.fsdecode(path)
+        if os.path.islink(root / name):
+            continue  # never report (or read through) a symlink
+        out.append(
+            Match(name, int(number), text.decode("utf-8", "replace").rstrip()[:MAX_LINE_CHARS])
+        )
+        if len(out) >= max_matches:
+            cut = True
+            proc.kill()
+            break
+    stderr = proc.stderr.read()
+    code = proc.wait()
+    if cut:
+        return out, True
+    if code == 0 or (code == 1 and not stderr.strip()):
+        return out, False  # 1 with no message: no match
+    return None  # e.g. "cannot use Perl-compatible regexes": fall back to Python
 
 
 def grep(
@@ -34,19 +128,21 @@ def grep(
     compiled = re.compile(pattern if regex else re.escape(pattern), flags)
     out: list[Match] = []
     for name in files:
-        path = root / name
         try:
-            if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            data = path.read_bytes()
+            # O_NOFOLLOW: a symlink is never read.
+            fd = os.open(root / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
         except OSError:
             continue
-        if is_probably_binary(data):
+        if len(data) > MAX_FILE_BYTES or is_probably_binary(data):
             continue
         text = data.decode("utf-8", "replace")
+        if not compiled.search(text):
+            continue  # one C-level search per file; most files do not match
         for number, line in enumerate(text.splitlines(), 1):
             if compiled.search(line):
-                out.append(Match(name, number, line.rstrip()[:300]))
+                out.append(Match(name, number, line.rstrip()[:MAX_LINE_CHARS]))
                 if len(out) >= max_matches:
                     return out, True
     return out, False

@@ -7,7 +7,6 @@ raises into the agent loop: failures come back as a result text the planner can 
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import json
 import os
 import tempfile
@@ -18,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cursorish.context.search import is_probably_binary
+from cursorish.context.search import glob_filter, is_probably_binary
 from cursorish.core.commands import (
     DEFAULT_ALLOWLIST,
     CommandRefused,
@@ -247,9 +246,7 @@ class ToolBox:
                 files = [f for f in files if f.startswith(base.rstrip("/") + "/")]
         glob = args.get("glob")
         if glob:
-            files = [
-                f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")
-            ]
+            files = glob_filter(files, glob)
         shown = files[:MAX_LIST]
         more = f"\n... and {len(files) - MAX_LIST} more" if len(files) > MAX_LIST else ""
         return ToolResult(("\n".join(shown) or "(no files)") + more)
@@ -257,22 +254,21 @@ class ToolBox:
     def _t_grep(self, args: dict[str, Any]) -> ToolResult:
         import re
 
-        from cursorish.context.search import grep
+        from cursorish.context.search import search_worktree
 
         pattern = args.get("pattern")
         if not isinstance(pattern, str) or not pattern:
             return ToolResult("error: 'pattern' must be a non-empty string", ok=False)
-        files = self._files()
         glob = args.get("glob")
-        if glob:
-            files = [
-                f for f in files if fnmatch.fnmatch(f, glob) or fnmatch.fnmatch(f, f"*/{glob}")
-            ]
-        regex = not args.get("fixed_string", False)
-        ignore_case = bool(args.get("ignore_case", False))
         try:
-            files = _files_that_match(self.ctx.root, files, pattern, regex, ignore_case)
-            matches, cut = grep(self.ctx.root, files, pattern, regex=regex, ignore_case=ignore_case)
+            matches, cut = search_worktree(
+                self.ctx.root,
+                pattern,
+                regex=not args.get("fixed_string", False),
+                ignore_case=bool(args.get("ignore_case", False)),
+                glob=glob if isinstance(glob, str) and glob else None,
+                list_files=self.ctx.list_files_fn,
+            )
         except re.error as exc:
             return ToolResult(f"error: invalid regular expression: {exc}", ok=False)
         lines = [f"{m.path}:{m.line}: {m.text}" for m in matches]
@@ -419,31 +415,6 @@ class ToolBox:
         if status not in ("done", "gave_up"):
             return ToolResult("error: status must be 'done' or 'gave_up'", ok=False)
         return ToolResult("finished", finished=True, finish_status=status, summary=summary)
-
-
-def _files_that_match(
-    root: Path, files: list[str], pattern: str, regex: bool, ignore_case: bool
-) -> list[str]:
-    """The files whose text matches at all: one C-level search per file instead of one per
-    line keeps grep over thousands of files cheap (and the GIL free for other agents)."""
-    import re
-
-    flags = re.MULTILINE | (re.IGNORECASE if ignore_case else 0)
-    compiled = re.compile(pattern if regex else re.escape(pattern), flags)
-    if compiled.search("") is not None or "\\A" in pattern or "\\Z" in pattern:
-        return files  # matches everything, or anchors mean something else per line
-    hits = []
-    for name in files:
-        try:
-            # O_NOFOLLOW: a symlink is never read (grep skips them as well).
-            fd = os.open(root / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, "rb") as fh:
-                data = fh.read(2_000_001)
-        except OSError:
-            continue
-        if compiled.search(data.decode("utf-8", "replace")):
-            hits.append(name)
-    return hits
 
 
 def _short_diff(before: str, after: str, name: str) -> list[str]:
