@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -50,15 +49,11 @@ def create_sample_repo(dest: Path) -> Path:
         path = dest / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    ident = ["-c", "user.name=cursorish demo", "-c", "user.email=demo@cursorish.invalid"]
-    for argv in (
-        ["git", "init", "-q", "-b", "main"],
-        ["git", "add", "-A"],
-        ["git", *ident, "commit", "-q", "--no-verify", "-m", "Sample project"],
-    ):
-        done = subprocess.run(argv, cwd=dest, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise CursorishError(f"cannot create the sample repository: {done.stderr.strip()}")
+    from cursorish.gitops.repo import init_committed_repo
+
+    init_committed_repo(
+        dest, "Sample project", author="cursorish demo", email="demo@cursorish.invalid"
+    )
     return dest
 
 

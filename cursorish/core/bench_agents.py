@@ -44,15 +44,9 @@ def generate_repo(root: Path, files: int) -> Path:
             encoding="utf-8",
         )
     (root / ".gitignore").write_text("*.pyc\n.env\n", encoding="utf-8")
-    ident = ["-c", "user.name=bench", "-c", "user.email=bench@cursorish.invalid"]
-    for argv in (
-        ["git", "init", "-q", "-b", "main"],
-        ["git", "add", "-A"],
-        ["git", *ident, "commit", "-q", "--no-verify", "-m", "generated"],
-    ):
-        done = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise CursorishError(f"cannot create the bench repository: {done.stderr.strip()}")
+    from cursorish.gitops.repo import init_committed_repo
+
+    init_committed_repo(root, "generated", author="bench", email="bench@cursorish.invalid")
     return root
 
 

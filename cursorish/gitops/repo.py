@@ -127,3 +127,23 @@ def branch_exists(cwd: Path, branch: str) -> bool:
         cwd, "show-ref", "--verify", "--quiet", f"refs/heads/{branch}", check=False
     )
     return status == 0
+
+
+def init_committed_repo(root: Path, message: str, *, author: str, email: str) -> None:
+    """`git init` (branch main) in `root` and commit everything in it: sample and bench repos.
+
+    The identity is given explicitly so this works where the user has none configured.
+    """
+    import subprocess
+
+    from cursorish.errors import CursorishError
+
+    ident = ["-c", f"user.name={author}", "-c", f"user.email={email}"]
+    for argv in (
+        ["git", "init", "-q", "-b", "main"],
+        ["git", "add", "-A"],
+        ["git", *ident, "commit", "-q", "--no-verify", "-m", message],
+    ):
+        done = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise CursorishError(f"cannot create the repository {root}: {done.stderr.strip()}")
