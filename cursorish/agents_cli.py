@@ -90,11 +90,13 @@ def run_agents_command(ns: argparse.Namespace) -> int:
                 print(f"agent {result.agent_id}: cancelled (no process was running it)")
             return 0
         if action == "discard":
+            row = store.agent(ns.id)
+            agent_id = row["id"] if row else ns.id  # the full id, when given a prefix
             removed = lifecycle.discard(store, repo, ns.id)
             if ns.json:
-                print(json.dumps({"agent": ns.id, "removed": removed}))
+                print(json.dumps({"agent": agent_id, "removed": removed}))
             else:
-                print(f"agent {ns.id}: discarded")
+                print(f"agent {agent_id}: discarded")
                 for item in removed:
                     print(f"  removed {item}")
             return 0
