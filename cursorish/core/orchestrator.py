@@ -580,7 +580,7 @@ class Orchestrator:
             system += f"\n\n# Project instructions\n{instructions}"
 
         async def checkpoint(tool: str, path: str) -> None:
-            sha = await settled(commit_checkpoint, dest, f"{CHECKPOINT_PREFIX} {tool} {path}")
+            sha = await settled(commit_checkpoint, dest, path, f"{CHECKPOINT_PREFIX} {tool} {path}")
             if sha:
                 self.emit(Event("checkpoint", agent_id, {"commit": sha, "path": path}))
 
@@ -678,10 +678,10 @@ def _cleanup_failed(repo: RepoInfo, dest: Path, branch: str) -> None:
             run_git(repo.root, "branch", "-D", "--end-of-options", branch)
 
 
-def commit_checkpoint(dest: Path, message: str) -> str | None:
-    from cursorish.gitops.worktrees import commit_all
+def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:
+    from cursorish.gitops.worktrees import commit_paths
 
-    return commit_all(dest, message)
+    return commit_paths(dest, [path], message)
 
 
 def finalize_branch(dest: Path, base: str, message: str) -> str | None:

@@ -175,25 +175,33 @@ def _identity_env(author: str) -> dict[str, str]:
 
 def _check_agent_worktree(wt_path: Path) -> None:
     """Refuse to commit in a main checkout or on a detached HEAD (a likely caller bug)."""
-    git_dir = Path(os.path.realpath(wt_path / git_out(wt_path, "rev-parse", "--git-dir")))
-    common = Path(os.path.realpath(wt_path / git_out(wt_path, "rev-parse", "--git-common-dir")))
+    # One git process for all three facts: commits happen after every agent edit.
+    out = git_out(
+        wt_path, "rev-parse", "--git-dir", "--git-common-dir", "--symbolic-full-name", "HEAD"
+    )
+    git_dir_s, common_s, head_ref = [*out.splitlines(), "", "", ""][:3]
+    git_dir = Path(os.path.realpath(wt_path / git_dir_s))
+    common = Path(os.path.realpath(wt_path / common_s))
     if git_dir == common:
         raise CursorishError(
             f"refusing to commit in {wt_path}: it is a main checkout, not an agent worktree"
         )
-    status, _, _ = run_git(wt_path, "symbolic-ref", "-q", "HEAD", check=False)
-    if status != 0:
+    if not head_ref.startswith("refs/heads/"):
         raise CursorishError(f"refusing to commit in {wt_path}: its HEAD is detached")
 
 
-def commit_staged(wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR) -> str | None:
+def commit_staged(
+    wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR, checked: bool = False
+) -> str | None:
     """Commit what is staged in the agent worktree; returns the sha, or None if nothing is.
 
     Hooks and signing are off (module docstring); author and committer are set explicitly,
-    so this works without any git identity configured.
+    so this works without any git identity configured. `checked`: the caller already made
+    sure this is an agent worktree on a branch.
     """
     wt_path = Path(wt_path)
-    _check_agent_worktree(wt_path)
+    if not checked:
+        _check_agent_worktree(wt_path)
     status, _, _ = run_git(wt_path, "diff", "--cached", "--quiet", check=False)
     if status == 0:
         return None
@@ -217,4 +225,18 @@ def commit_all(wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR) -> 
     wt_path = Path(wt_path)
     _check_agent_worktree(wt_path)
     run_git(wt_path, "add", "--all", "--", ".")
-    return commit_staged(wt_path, message, author=author)
+    return commit_staged(wt_path, message, author=author, checked=True)
+
+
+def commit_paths(
+    wt_path: Path, paths: list[str], message: str, *, author: str = DEFAULT_AUTHOR
+) -> str | None:
+    """Stage just `paths` (changes, new files, deletions) and commit them: a checkpoint after an
+    edit need not scan the whole worktree. Falls back to `commit_all` when git refuses a path
+    (an ignored file, say), so nothing on disk is left out of the commit."""
+    wt_path = Path(wt_path)
+    _check_agent_worktree(wt_path)
+    status, _, _ = run_git(wt_path, "add", "--all", "--", *paths, check=False)
+    if status != 0:
+        return commit_all(wt_path, message, author=author)
+    return commit_staged(wt_path, message, author=author, checked=True)

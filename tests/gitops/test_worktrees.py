@@ -14,6 +14,7 @@ from cursorish.gitops.worktrees import (
     BranchExistsError,
     branch_name,
     commit_all,
+    commit_paths,
     commit_staged,
     create_worktree,
     new_agent_id,
@@ -121,6 +122,36 @@ def test_commit_staged_commits_only_the_index(repo: Path, tmp_path: Path) -> Non
     assert git(dest, "show", "--name-only", "--format=", sha).split() == ["accepted.py"]
     assert git(dest, "status", "--porcelain").strip() == "?? pending.py"
     assert commit_staged(dest, "again") is None
+
+
+def test_commit_paths_commits_only_the_named_paths(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="c0ffee", base_commit=info.head_commit, dest=dest)
+    (dest / "src" / "app.py").write_text("def main():\n    return 2\n")
+    (dest / "other.py").write_text("untouched by this checkpoint\n")
+    sha = commit_paths(dest, ["src/app.py"], "checkpoint")
+    assert sha is not None
+    assert git(dest, "show", "--name-only", "--format=", sha).split() == ["src/app.py"]
+    assert git(dest, "status", "--porcelain").strip() == "?? other.py"
+    (dest / "src" / "app.py").unlink()
+    deleted = commit_paths(dest, ["src/app.py"], "delete")
+    assert deleted is not None
+    assert git(dest, "show", "--name-status", "--format=", deleted).split() == ["D", "src/app.py"]
+
+
+def test_commit_paths_on_an_ignored_path_commits_nothing_and_does_not_fail(
+    repo: Path, tmp_path: Path
+) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="c0ffe2", base_commit=info.head_commit, dest=dest)
+    (dest / ".gitignore").write_text("*.trace\n")
+    git(dest, "add", ".gitignore")
+    git(dest, "commit", "-q", "-m", "ignore traces")
+    (dest / "debug.trace").write_text("ignored\n")
+    assert commit_paths(dest, ["debug.trace"], "checkpoint") is None
+    assert commit_all(dest, "everything") is None  # the same rule as a full commit
 
 
 def test_commit_refuses_the_main_checkout(repo: Path) -> None:
