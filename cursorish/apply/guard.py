@@ -22,7 +22,6 @@ _REPEATABLE = frozenset(
         "var_declaration",
         "const_declaration",
         "method_declaration",
-        "function_declaration",
         "class",
         "module",
         "impl_item",
@@ -157,12 +156,19 @@ def _check_duplicates(original: str, merged: str, lang: Language) -> None:
     before = Counter(_qualified(definitions(original, lang.name)))
     after = Counter(_qualified(definitions(merged, lang.name)))
     for ident, count in after.items():
-        if count > before[ident] >= 1 and ident[0] not in _REPEATABLE:
+        if count > before[ident] >= 1 and not _repeatable(ident):
             kind, name, _depth = ident
             raise RefusedMerge(
                 f"the merge would define {kind.replace('_', ' ')} {name!r} a second time: the "
                 "sketch's version was not placed over the original one"
             )
+
+
+def _repeatable(ident: tuple[str, str, int]) -> bool:
+    """Whether a file may define this twice: JavaScript or Go functions may not, except Go's
+    `init` (a file may have several)."""
+    kind, name, _depth = ident
+    return kind in _REPEATABLE or (kind == "function_declaration" and name == "init")
 
 
 def _qualified(found: list[Definition]) -> list[tuple[str, str, int]]:

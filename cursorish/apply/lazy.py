@@ -13,6 +13,7 @@ import dataclasses
 import difflib
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,6 +50,7 @@ EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
 _EDGE_SIMILARITY = 0.6
 WORDY = 0.5  # weight of a line with some words in it (not punctuation only)
 _EDGE_REACH = 3
+_TELLING_LENGTH = 12  # a shorter line (`return x`, `else {`) may well repeat
 
 
 class RefusedMerge(Exception):
@@ -90,6 +92,8 @@ class Merge:
     pieces: list[tuple[str, str | None]]
     deleted: list[int]
     added: list[str] = dataclasses.field(default_factory=list)  # sketch lines matched to none
+    # Why this reading, if it is the one chosen, must still be refused (as a rival it stands).
+    doubt: str = ""
 
 
 def has_markers(lines: list[str], lang: Language) -> bool:
@@ -363,6 +367,7 @@ def _assemble(
     sketch_tabs, sketch_unit = indent_style([line for c in sketch.chunks for line in c.lines])
     last = len(path) - 1
     spans: list[Span] = []
+    doubts: list[str] = []
     for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
         keys = chunk.keys
         lower = spans[-1].b if spans else 0
@@ -397,14 +402,19 @@ def _assemble(
             span.b = n
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
-        _check_edges(chunk, span, index, (lower, upper), (before, after))
+        doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
         spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
     added: list[str] = []
+    kept: set[int] = set()
+    # New lines, the keys of their chunk neighbours, and the original lines from the chunk
+    # before to the chunk after (what the chunk and its markers stand for).
+    placed: list[tuple[str, str, str, int, int]] = []
     cursor = 0
     for i, (chunk, span) in enumerate(zip(sketch.chunks, spans, strict=True)):
         pieces.extend(source.original_piece(j) for j in range(cursor, span.a))
+        kept.update(range(cursor, span.a))
         delta = path[i].delta
         used = set(span.matched.values())
         deleted.extend(j for j in range(span.a, span.b) if j not in used)
@@ -422,32 +432,79 @@ def _assemble(
             j = span.matched.get(k)
             if j is not None and _same(text, source.lines[j]):
                 pieces.append(source.original_piece(j))
+                kept.add(j)
             else:
                 pieces.append((text, None))
                 if j is None:
                     added.append(text)
+                    around = _neighbours(chunk.keys, k, span.matched)
+                    low = spans[i - 1].b if i else 0
+                    high = spans[i + 1].a if i < last else n
+                    placed.append((text, *around, low, high))
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
-    return Merge(pieces, deleted, added)
+    kept.update(range(cursor, n))
+    doubts.extend(_copied_doubts(sketch, placed, kept, index))
+    return Merge(pieces, deleted, added, doubts[0] if doubts else "")
+
+
+def _neighbours(keys: list[str], k: int, matched: dict[int, int]) -> tuple[str, str]:
+    """The keys of the non-blank lines before and after line k, where the reading matched
+    them to original lines ("" where not, or at an end): a new line between kept ones."""
+    up = next((x for x in range(k - 1, -1, -1) if keys[x]), -1)
+    down = next((x for x in range(k + 1, len(keys)) if keys[x]), -1)
+    return (keys[up] if up in matched else "", keys[down] if down in matched else "")
+
+
+def _around(index: Index, j: int) -> tuple[str, str]:
+    return _next_key(index, j, -1), _next_key(index, j, 1)
+
+
+def _copied_doubts(
+    sketch: LazySketch, placed: list[tuple[str, str, str, int, int]], kept: set[int], index: Index
+) -> list[str]:
+    """A telling line the original and the sketch each hold once, written as new code while
+    the original's copy stays: the chunk was placed next to the lines it shows, not over them
+    (the reading that is right may delete a definition the sketch never mentions). Far from
+    the original's copy (beyond the markers next to the chunk), or between other lines than
+    there, the line is deliberate code copied or moved elsewhere."""
+    shown = Counter(k for chunk in sketch.chunks for k in chunk.keys)
+    for text, up, down, a, b in placed:
+        k = key(text)
+        if len(k) < _TELLING_LENGTH or weight(k) < STRONG or shown[k] != 1:
+            continue
+        found = index.positions.get(k, ())
+        near = len(found) == 1 and a <= found[0] < b
+        if near and found[0] in kept and up and down and (up, down) == _around(index, found[0]):
+            return [
+                f"the sketch's line {k[:60]!r} would appear twice: the original has it once "
+                f"(line {found[0] + 1}) and the sketch's copy was placed elsewhere"
+            ]
+    return []
 
 
 def _check_edges(
     chunk: Chunk, span: Span, index: Index, bounds: tuple[int, int], markers: tuple[bool, bool]
-) -> None:
+) -> list[str]:
     """Refuse a chunk whose first (last) line, next to a marker, is written as new code while
     the very same line sits among the original lines that marker stands for: the chunk most
-    likely starts (ends) there, and the placement found reads it as another copy."""
+    likely starts (ends) there, and the placement found reads it as another copy.
+
+    Returns doubts: reasons to refuse this reading should it be the one chosen."""
     if not span.matched:
-        return
+        return []
     lines = [k for k, line in enumerate(chunk.lines) if line.strip()]
     keys = chunk.keys
     if len(lines) < 2:
-        return
+        return []
+    doubts: list[str] = []
     sides = (
         (markers[0], lines[0], lines[1], 1, bounds[0], span.a),
         (markers[1], lines[-1], lines[-2], -1, span.b, bounds[1]),
     )
     for marker, k, k2, step, lo, hi in sides:
+        if marker and k in span.matched and k2 not in span.matched:
+            doubts.extend(_weak_edge_doubt(chunk, span.matched[k], keys[k], index, -step, (lo, hi)))
         if not marker or k in span.matched or weight(keys[k]) < WORDY:
             continue
         # It could start (end) there when the original goes on there as the chunk does.
@@ -460,6 +517,34 @@ def _check_edges(
                 "line is among the original lines a marker next to it stands for: unclear "
                 "where the chunk starts"
             )
+    return doubts
+
+
+def _weak_edge_doubt(
+    chunk: Chunk, j: int, text: str, index: Index, step: int, bounds: tuple[int, int]
+) -> list[str]:
+    """Refuse a chunk whose edge line, next to a marker and after (before) new lines, is a
+    common line (`x = x + 1`) the same block repeats a little further under that marker: the
+    new lines may be inserted before the first copy or replace the lines up to the second."""
+    if not WORDY <= weight(text) < STRONG:
+        return []  # punctuation (`}`, `/**`) repeats everywhere; telling lines anchor alone
+    width = index.indents[j]
+    other = j + step
+    reach = 0
+    while bounds[0] <= other < bounds[1] and reach <= _EDGE_REACH:
+        if not index.blank[other]:
+            if index.indents[other] < width:
+                return []  # the block ends: a copy further on is another block's
+            if index.keys[other] == text:
+                return [
+                    f"{chunk.where()} have a common line next to new code at their edge, and "
+                    f"the same block repeats it at original line {other + 1} under the marker "
+                    "next to it: unclear whether the new code is inserted or replaces the "
+                    "lines between"
+                ]
+            reach += 1
+        other += step
+    return []
 
 
 def _next_key(index: Index, j: int, step: int) -> str:
@@ -638,7 +723,10 @@ def merge_lazy_sketch(
             continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index, lang)
         rivals.append((alt, _tie_reason(sketch, paths[0], other)))
-    return _settle(source, merged, rivals, validate, lang)
+    chosen = _settle(source, merged, rivals, validate, lang)
+    if chosen.doubt:
+        raise RefusedMerge(chosen.doubt)
+    return chosen
 
 
 def _settle(

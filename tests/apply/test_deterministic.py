@@ -961,3 +961,20 @@ def test_new_code_between_markers_at_the_same_depth_is_still_refused() -> None:
         """
     )
     assert "match no line" in refused(SOLVER, sketch, "solver.py")
+
+
+def test_go_file_may_gain_a_second_init_function() -> None:
+    """Go allows several `func init()` in a file; other functions defined twice are refused."""
+    original = "package main\n\nfunc init() {\n\tsetup()\n}\n\nfunc main() {\n\trun()\n}\n"
+    sketch = "// ... existing code ...\nfunc main() {\n\trun()\n}\n\nfunc init() {\n\tmore()\n}\n"
+    outcome = merge(original, sketch, path="main.go")
+    assert isinstance(outcome, Merged)
+    assert outcome.text.count("func init()") == 2
+
+
+def test_javascript_function_defined_twice_is_refused() -> None:
+    original = "function a(x) {\n  return x;\n}\n\nfunction b(x) {\n  return x + 1;\n}\n"
+    sketch = "function b(x) {\n  return x + 2;\n}\n\nfunction b(x) {\n  return x + 3;\n}\n"
+    sketch = "// ... existing code ...\n" + sketch
+    outcome = merge(original, sketch, path="gen.js")
+    assert isinstance(outcome, Refused)

@@ -265,6 +265,41 @@ _HEAD = _case(
     {0: "import sys", 2: "def load_v0(x):"},
 )
 
+# Once merged wrong: render dropped and check's body changed; the chunk's `function check`
+# line was written as new code after parse, so check was defined twice.
+_TWICE_OLD = _js(
+    {
+        "load": ["load_step_0"],
+        "save": ["save_step_0"],
+        "parse": [f"parse_step_{s}" for s in range(4)],
+        "render": ["render_step_0", "render_step_1"],
+        "check": ["check_step_0"],
+    }
+)
+_TWICE = _case(
+    JS, _TWICE_OLD, [*range(19), 25, 26, None, *range(28, 32)], {21: "    x = changed_0(x);"}
+)
+# Once merged wrong: load's first `x = x + 1` changed and the line after it deleted; the chunk
+# ended on the second, common `x = x + 1` and read the change as an insertion.
+_REPEATED_OLD = ["import os", "", "def load(x):", "    x = x + 1", "    x = load_step_1(x)"]
+_REPEATED_OLD += ["    x = x + 1", "    return x", "", "def save(x):", "    x = save_step_0(x)"]
+_REPEATED_OLD += ["    return x", "", "def parse(x):", "    x = parse_step_0(x)", "    return x"]
+_REPEATED_OLD += ["", "load(1)"]
+_REPEATED = _case(PY, _REPEATED_OLD, [0, 1, 2, None, *range(5, 17)], {3: "    x = changed_0(x)"})
+# A line inserted after the second of two `x = x + 1`: the first copy must not be read as the
+# chunk's while the second is deleted.
+_SECOND_OLD = ["import os", "", "def load(x):", "    x = load_step_0(x)", "    x = x + 1"]
+_SECOND_OLD += ["    x = x + 1", "    return x", "", "def save(x):", "    x = save_step_0(x)"]
+_SECOND_OLD += ["    return x", "", "load(1)"]
+_SECOND = _case(PY, _SECOND_OLD, [*range(6), None, *range(6, 13)], {6: "    y0 = added_0(x)"})
+# Once merged wrong: save dropped (which the deletion guard refuses); the chunk went into
+# save instead, writing `x = load_step_2(x)` there as new code next to load's copy.
+_MOVED_OLD = ["import os", "", "def load(x):", "    x = load_step_0(x)", "    x = x + 1"]
+_MOVED_OLD += ["    x = load_step_2(x)", "    return x", "", "def save(x):", "    x = x + 1"]
+_MOVED_OLD += ["    return x", "", "def parse(x):", "    x = parse_step_0(x)", "    return x"]
+_MOVED_OLD += ["", "load(1)"]
+_MOVED = _case(PY, _MOVED_OLD, [*range(7), *range(11, 17)], {})
+
 
 def _normal(text: str) -> list[str]:
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
@@ -286,6 +321,10 @@ def _normal(text: str) -> list[str]:
 @example(_DROP, 1, WORDINGS[0], False, False)
 @example(_TAIL, 1, WORDINGS[0], False, False)
 @example(_HEAD, 1, WORDINGS[0], False, False)
+@example(_TWICE, 2, WORDINGS[0], False, False)
+@example(_REPEATED, 1, WORDINGS[0], False, False)
+@example(_SECOND, 1, WORDINGS[0], False, False)
+@example(_MOVED, 3, WORDINGS[0], False, False)
 def test_real_edit_kinds_are_right_or_refused(
     data: tuple[Style, list[str], list[str], list[int | None]],
     context: int,
