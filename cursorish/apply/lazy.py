@@ -473,12 +473,14 @@ def _copied_doubts(
         k = key(text)
         if len(k) < _TELLING_LENGTH or weight(k) < STRONG or shown[k] != 1:
             continue
-        found = index.positions.get(k, ())
-        near = len(found) == 1 and a <= found[0] < b
-        if near and found[0] in kept and up and down and (up, down) == _around(index, found[0]):
+        found = index.positions.get(k, [])
+        if len(found) != 1 or not up or not down:
+            continue
+        j = found[0]
+        if a <= j < b and j in kept and (up, down) == _around(index, j):
             return [
                 f"the sketch's line {k[:60]!r} would appear twice: the original has it once "
-                f"(line {found[0] + 1}) and the sketch's copy was placed elsewhere"
+                f"(line {j + 1}) and the sketch's copy was placed elsewhere"
             ]
     return []
 
