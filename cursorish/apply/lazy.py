@@ -403,6 +403,7 @@ def _assemble(
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
+        doubts.extend(_other_copy_doubts(chunk, span, index, (lower, upper)))
         spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
@@ -446,6 +447,39 @@ def _assemble(
     kept.update(range(cursor, n))
     doubts.extend(_copied_doubts(sketch, placed, kept, index))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "")
+
+
+def _other_copy_doubts(
+    chunk: Chunk, span: Span, index: Index, bounds: tuple[int, int]
+) -> list[str]:
+    """A chunk that rewrites lines of one block while another block in reach opens with the
+    same line after the same line (two `if (extraInfo.length > 0) {` blocks), and its new
+    lines use a name the block it edits lacks but the other block holds: the chunk reads as
+    that other block's new version, which the first one already resembles."""
+    openers = [k for k in sorted(span.matched) if weight(chunk.keys[k]) >= STRONG]
+    new = [line for k, line in enumerate(chunk.lines) if line.strip() and k not in span.matched]
+    if not openers or not new:
+        return []
+    k = openers[0]
+    j = span.matched[k]
+    words = set(_WORD.findall(" ".join(new))) - _COMMON_WORDS
+    mine = set(_WORD.findall(" ".join(index.lines[span.a : span.b])))
+    fresh = words - mine
+    if not fresh:
+        return []
+    for other in index.positions.get(chunk.keys[k], ()):
+        if other == j or not bounds[0] <= other < bounds[1] or span.a <= other < span.b:
+            continue
+        if _next_key(index, other, -1) != _next_key(index, j, -1):
+            continue
+        theirs = set(_WORD.findall(" ".join(index.lines[other : block_end(index, other) + 1])))
+        if fresh & theirs:
+            return [
+                f"{chunk.where()} fit the block at original line {j + 1} but use "
+                f"{sorted(fresh & theirs)[0]!r} like the block at line {other + 1}, which opens "
+                "the same way: unclear which block they rewrite"
+            ]
+    return []
 
 
 def _neighbours(keys: list[str], k: int, matched: dict[int, int]) -> tuple[str, str]:

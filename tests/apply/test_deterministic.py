@@ -978,3 +978,51 @@ def test_javascript_function_defined_twice_is_refused() -> None:
     sketch = "// ... existing code ...\n" + sketch
     outcome = merge(original, sketch, path="gen.js")
     assert isinstance(outcome, Refused)
+
+
+def test_chunk_naming_the_other_of_two_alike_blocks_is_refused() -> None:
+    """Two blocks open alike; the sketch writes the first one's new version, which the second
+    already resembles. Placed on the second, it would rename `argument` there to `option`."""
+    original = textwrap.dedent(
+        """\
+        function optionText(option, extra) {
+          if (option.hidden) {
+            return '';
+          }
+          if (extra.length > 0) {
+            return `${option.description} (${extra.join(', ')})`;
+          }
+          return option.description;
+        }
+
+        function argumentText(argument, extra) {
+          if (argument.hidden) {
+            return '';
+          }
+          if (extra.length > 0) {
+            const more = `(${extra.join(', ')})`;
+            if (argument.description) {
+              return `${argument.description} ${more}`;
+            }
+            return more;
+          }
+          return argument.description;
+        }
+        """
+    )
+    sketch = textwrap.dedent(
+        """\
+        // ... existing code ...
+          }
+          if (extra.length > 0) {
+            const more = `(${extra.join(', ')})`;
+            if (option.description) {
+              return `${option.description} ${more}`;
+            }
+            return more;
+          }
+        // ... existing code ...
+        """
+    )
+    outcome = merge(original, sketch, path="help.js")
+    assert isinstance(outcome, Refused)

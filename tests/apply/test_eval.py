@@ -22,9 +22,9 @@ def summary(capsys: pytest.CaptureFixture[str]) -> dict[str, float]:
 
 def test_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     result = summary(capsys)
-    # The engine's level when this was written: 176 of 195 exact, 1 wrong.
+    # The engine's level when this was written: 176 of 195 exact, 0 wrong.
     assert result["exact_rate"] >= 0.902
-    assert result["wrong"] <= 1
+    assert result["wrong"] == 0
 
 
 def test_eval_meets_the_targets(capsys: pytest.CaptureFixture[str]) -> None:
