@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -238,7 +237,3 @@ def cmd_gc(ns: argparse.Namespace) -> int:
     from cursorish.agents_cli import run_gc_command
 
     return run_gc_command(ns)
-
-
-def eprint(*parts: object) -> None:
-    print(*parts, file=sys.stderr)

@@ -26,20 +26,3 @@ EventSink = Callable[[Event], None]
 
 def null_sink(event: Event) -> None:
     """A sink that drops everything (library use, tests)."""
-
-
-class EventFanout:
-    """Delivers each event to several sinks; a failing sink never breaks the engine."""
-
-    def __init__(self, *sinks: EventSink) -> None:
-        self._sinks = list(sinks)
-
-    def add(self, sink: EventSink) -> None:
-        self._sinks.append(sink)
-
-    def __call__(self, event: Event) -> None:
-        for sink in self._sinks:
-            try:
-                sink(event)
-            except Exception:
-                continue

@@ -432,7 +432,7 @@ class Orchestrator:
             agent.outcome = prior
         if resume is None:
             files = await in_thread(tracked_files, dest)
-            agent.context = _context_for(dest, files)
+            agent.context = repo_overview(files)
         cancelled: asyncio.CancelledError | None = None
         try:
             await agent.run(resume)
@@ -718,10 +718,6 @@ def file_stats(dest: Path, base: str) -> list[dict[str, Any]]:
         {"path": s.path, "added": s.added, "deleted": s.deleted, "status": s.status}
         for s in diff_stats(dest, base, "HEAD")
     ]
-
-
-def _context_for(dest: Path, files: list[str]) -> str:
-    return repo_overview(files)
 
 
 def _commit_message(task: str, agent_id: str, outcome: AgentOutcome) -> str:
