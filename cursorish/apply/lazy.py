@@ -678,11 +678,35 @@ def _float_span(chunk: Chunk, place: Placement, source: list[str], bounds: tuple
             k += 1
             span.b += 1
     else:
+        closing = _closes_file(lines, source, bounds[0])
+        if closing:
+            # `}` `}` then new code after a marker: the marker's block closes with the file's
+            # last lines (too common to anchor anywhere) and the new code follows them.
+            span.a = min(closing.values())
+            span.matched = closing
+            return span
         k = len(lines) - 1
         while k >= 0 and span.a > bounds[0] and similar(lines[k], source[span.a - 1]):
             k -= 1
             span.a -= 1
     return span
+
+
+def _closes_file(lines: list[str], source: list[str], lower: int) -> dict[int, int]:
+    """The chunk's opening closers (`}`, `)`) that are, line for line and at the same
+    depth, the file's last non-blank lines, followed in the chunk by more code: chunk line →
+    original line, or empty when they are not."""
+    heads = [k for k, line in enumerate(lines) if line.strip()]
+    tail = [j for j in range(len(source) - 1, lower - 1, -1) if source[j].strip()]
+    found: list[dict[int, int]] = []
+    for m in range(1, min(len(heads) - 1, len(tail)) + 1):
+        if weight(key(lines[heads[m - 1]])) >= WORDY:
+            break
+        pairs = dict(zip(heads[:m], reversed(tail[:m]), strict=True))
+        if all(_same(lines[k], source[j]) for k, j in pairs.items()):
+            found.append(pairs)
+    # Two ways to line them up (`}` `}` at one depth): which lines close the file is a guess.
+    return found[0] if len(found) == 1 else {}
 
 
 def _same(text: str, original: str) -> bool:

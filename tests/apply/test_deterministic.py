@@ -1026,3 +1026,47 @@ def test_chunk_naming_the_other_of_two_alike_blocks_is_refused() -> None:
     )
     outcome = merge(original, sketch, path="help.js")
     assert isinstance(outcome, Refused)
+
+
+def test_new_code_after_the_files_closing_braces_follows_them() -> None:
+    # `}` is too common to anchor on; written first after a marker inside the last function,
+    # the chunk's closers are the file's own last lines and the new function follows them.
+    original = d(
+        """
+        package cli
+
+        func a() {
+        \tif x {
+        \t\ty()
+        \t}
+        }
+
+        func b() {
+        \tif x {
+        \t\tz()
+        \t}
+        }
+        """
+    )
+    sketch = d(
+        """
+        // ... existing code ...
+        func b() {
+        \t// ... existing code ...
+        \t}
+        }
+
+        func c() int {
+        \treturn 1
+        }
+        """
+    )
+    assert merged(original, sketch, "cli.go") == original + "\nfunc c() int {\n\treturn 1\n}\n"
+
+
+def test_closing_braces_that_line_up_with_the_files_end_two_ways_are_not_guessed() -> None:
+    from cursorish.apply.lazy import _closes_file
+
+    # `}` `}` at one depth closing a file ending `}` `}`: one or two of them are the file's.
+    assert _closes_file(["}", "}", "", "x()"], ["a {", "b {", "}", "}"], 0) == {}
+    assert _closes_file(["\t}", "}", "", "x()"], ["a {", "\tb {", "\t}", "}"], 0) == {0: 2, 1: 3}
