@@ -25,6 +25,7 @@ MAX_ALTERNATIVES = 6  # tied readings of repeated lines looked at per placement
 _WALK_STEPS = 20_000
 EDGE_BONUS = 2.0  # a chunk's first and last lines are usually unchanged context: trust them more
 _TIE = 1e-6
+WEAK_SHIFTED = 0.5  # lighter lines (punctuation) seed only at their own depth
 STRONG = 1.0  # a placement needs one matched line at least this weighty: a `}` alone says nothing
 
 
@@ -103,6 +104,9 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
             if not check.consistent(k, j):
                 continue
             shift = sk_indent - index.indents[j]
+            if shift and w < WEAK_SHIFTED:
+                # A `}` says only how deep it is: at another depth it is another block's.
+                continue
             seeds.append((j, k, w if shift == 0 else w / 2, shift))
     if not seeds:
         return []
@@ -135,7 +139,8 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
                 second = []
             elif arg >= 0 and value >= top - _TIE:
                 second.append(s)
-        best[t] = wt + top + (EDGE_BONUS if kt in edges else 0.0)
+        # A `}` at the edge is context as often as not, but too little to pay for deletions.
+        best[t] = wt + top + (EDGE_BONUS * min(1.0, 2 * wt) if kt in edges else 0.0)
         prev[t] = arg
         tied[t] = second
     dominated = [False] * len(seeds)
