@@ -501,17 +501,20 @@ def _copied_doubts(
     the original's copy stays: the chunk was placed next to the lines it shows, not over them
     (the reading that is right may delete a definition the sketch never mentions). Far from
     the original's copy (beyond the markers next to the chunk), or between other lines than
-    there, the line is deliberate code copied or moved elsewhere."""
+    there, the line is deliberate code copied or moved elsewhere. One kept neighbour that
+    agrees is enough when the other is new."""
     shown = Counter(k for chunk in sketch.chunks for k in chunk.keys)
     for text, up, down, a, b in placed:
         k = key(text)
         if len(k) < _TELLING_LENGTH or weight(k) < STRONG or shown[k] != 1:
             continue
         found = index.positions.get(k, [])
-        if len(found) != 1 or not up or not down:
+        if len(found) != 1 or not (up or down):
             continue
         j = found[0]
-        if a <= j < b and j in kept and (up, down) == _around(index, j):
+        before, after = _around(index, j)
+        # A neighbour written new too (the line before it edited) says nothing either way.
+        if a <= j < b and j in kept and up in ("", before) and down in ("", after):
             return [
                 f"the sketch's line {k[:60]!r} would appear twice: the original has it once "
                 f"(line {j + 1}) and the sketch's copy was placed elsewhere"

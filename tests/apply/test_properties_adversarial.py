@@ -301,6 +301,18 @@ _MOVED_OLD += ["", "load(1)"]
 _MOVED = _case(PY, _MOVED_OLD, [*range(7), *range(11, 17)], {})
 
 
+# Once merged wrong (explore seed 1): check dropped, render's middle line edited; the chunk
+# went into check, writing render's `x = render_step_2(x)` there as new (its neighbour before
+# it new too) while render's copy stayed under the marker.
+_NEIGHBOUR_NEW_OLD = ["import os", "", "def load(x):", "    x = load_step_0(x)", "    return x"]
+_NEIGHBOUR_NEW_OLD += ["", "def render(x):", "    x = x + 1", "    x = render_step_1(x)"]
+_NEIGHBOUR_NEW_OLD += ["    x = render_step_2(x)", "    return x", "", "def check(x):"]
+_NEIGHBOUR_NEW_OLD += ["    x = x + 1", "    return x", "", "load(1)"]
+_NEIGHBOUR_NEW = _case(
+    PY, _NEIGHBOUR_NEW_OLD, [*range(8), None, 9, 10, 15, 16], {8: "    x = changed_0(x)"}
+)
+
+
 def _normal(text: str) -> list[str]:
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[0]:
@@ -325,6 +337,7 @@ def _normal(text: str) -> list[str]:
 @example(_REPEATED, 1, WORDINGS[0], False, False)
 @example(_SECOND, 1, WORDINGS[0], False, False)
 @example(_MOVED, 3, WORDINGS[0], False, False)
+@example(_NEIGHBOUR_NEW, 1, WORDINGS[0], False, False)
 def test_real_edit_kinds_are_right_or_refused(
     data: tuple[Style, list[str], list[str], list[int | None]],
     context: int,
