@@ -55,3 +55,42 @@ def _heads(index: Index) -> dict[str, list[int]]:
         if len(k) >= _PREFIX:
             heads.setdefault(k[:_PREFIX], []).append(j)
     return heads
+
+
+_TERMINAL = ("return", "raise", "throw")  # code after these in their block never runs
+
+
+def block_tail_candidates(
+    chunk_keys: list[str], chunk_lines: list[str], index: Index
+) -> list[Placement]:
+    """Where new code that ends a block goes: a chunk whose last lines are an edited
+    `return` and the block's closer (`}`) replaces the one block ending in a `return` like it
+    followed by that very closer. A second `return` after the old one would never run, so the
+    new one replaces it; the chunk's other lines come before it. Several such blocks are
+    candidates like any others: the markers' depths and the tie checks decide."""
+    lines = [k for k, kk in enumerate(chunk_keys) if kk]
+    if len(lines) < 2:
+        return []
+    close, last = lines[-1], lines[-2]
+    if weight(chunk_keys[close]) >= 0.5 or weight(chunk_keys[last]) < 1.0:
+        return []
+    if chunk_keys[last].split(" ", 1)[0] not in _TERMINAL:
+        return []
+    depth = indent_width(chunk_lines[last])
+    if depth <= indent_width(chunk_lines[close]):
+        return []
+    out: list[Placement] = []
+    for j in index.positions.get(chunk_keys[close], ()):
+        if index.indents[j] != indent_width(chunk_lines[close]):
+            continue
+        before = j - 1
+        while before >= 0 and index.blank[before]:
+            before -= 1
+        if before < 0 or index.indents[before] != depth:
+            continue
+        if index.keys[before].split(" ", 1)[0] != chunk_keys[last].split(" ", 1)[0]:
+            continue
+        if similar(chunk_lines[last], index.lines[before]):
+            pairs = [(last, before), (close, j)]
+            out.append(Placement(pairs, SCORE, before, j + 1))
+    return out

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from cursorish.apply.align import DELETE_COST, STRONG, Index, Placement, candidates, fill
 from cursorish.apply.blocks import declared_name
-from cursorish.apply.edited import edited_candidates
+from cursorish.apply.edited import block_tail_candidates, edited_candidates
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import (
     SourceFile,
@@ -765,6 +765,8 @@ def merge_lazy_sketch(
         if not any(p.strong for p in cands) and not _can_float(sketch, i):
             # Only punctuation (`*/`, `}`) anchors it, if anything: its lines may be edits.
             edited = edited_candidates(chunk.keys, chunk.lines, index)
+            if not edited and i > 0:
+                edited = block_tail_candidates(chunk.keys, chunk.lines, index)
             cands = edited or cands
         if not cands and 0 < i < len(sketch.chunks) and options[i - 1]:
             cands = _at_block_end(sketch, i, options[i - 1], index)

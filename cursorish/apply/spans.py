@@ -118,9 +118,31 @@ def _match_between(
             matched[k1 + 1 + block.a + x] = j1 + 1 + block.b + x
 
 
-def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: int) -> None:
+def _other_block(keys: list[str], lines: list[str], index: Index, k: int, j: int) -> bool:
+    """Whether chunk line k, a closer (`}`), closes a block the chunk opens itself with another
+    line than the one original line j closes: growing the match over it would take the
+    original's closer for the chunk's and drop one."""
+    if not keys[k].startswith(_CLOSERS) or any(c.isalnum() for c in keys[k]):
+        return False
+    depth = indent_width(lines[k])
+    opener = next(
+        (x for x in range(k - 1, -1, -1) if keys[x] and indent_width(lines[x]) <= depth), None
+    )
+    if opener is None or indent_width(lines[opener]) != depth:
+        return False
+    theirs = next(
+        (x for x in range(j - 1, -1, -1) if index.keys[x] and index.indents[x] <= depth), None
+    )
+    return theirs is None or index.keys[theirs] != keys[opener]
+
+
+def _extend_exact(
+    keys: list[str], lines: list[str], index: Index, span: Span, bounds: tuple[int, int]
+) -> None:
     """Grow the matched run outward over equal lines; a blank run only joins the match when
-    an equal non-blank line follows it, or when it ends the chunk."""
+    an equal non-blank line follows it, or when it ends the chunk. Backward, a closer of a
+    block the chunk opens with another line stops the growth."""
+    lower, upper = bounds
     matched = span.matched
     k, j = min(matched), span.a
     while k > 0 and j > lower:
@@ -130,7 +152,13 @@ def _extend_exact(keys: list[str], index: Index, span: Span, lower: int, upper: 
         ):
             run += 1
         kk, jj = k - run, j - run
-        if kk > 0 and jj > lower and keys[kk - 1] and keys[kk - 1] == index.keys[jj - 1]:
+        if (
+            kk > 0
+            and jj > lower
+            and keys[kk - 1]
+            and keys[kk - 1] == index.keys[jj - 1]
+            and not _other_block(keys, lines, index, kk - 1, jj - 1)
+        ):
             kk, jj = kk - 1, jj - 1
         elif not (run and kk == 0):
             break
@@ -271,10 +299,10 @@ def refine(
     lower, upper = bounds
     before, after, next_indent = markers
     span = Span(pairs[0][1], pairs[-1][1] + 1, dict(pairs))
-    _extend_exact(keys, index, span, lower, upper)
+    _extend_exact(keys, lines, index, span, (lower, upper))
     _complete_tail(keys, lines, index, span, upper, after)
     _complete_head(keys, lines, index, span, lower, before)
-    _extend_exact(keys, index, span, lower, upper)
+    _extend_exact(keys, lines, index, span, (lower, upper))
     _extend_similar(lines, source, span, lower, upper)
     if after:
         _extend_blocks(lines, index, span, upper, next_indent)

@@ -1070,3 +1070,50 @@ def test_closing_braces_that_line_up_with_the_files_end_two_ways_are_not_guessed
     # `}` `}` at one depth closing a file ending `}` `}`: one or two of them are the file's.
     assert _closes_file(["}", "}", "", "x()"], ["a {", "b {", "}", "}"], 0) == {}
     assert _closes_file(["\t}", "}", "", "x()"], ["a {", "\tb {", "\t}", "}"], 0) == {0: 2, 1: 3}
+
+
+def test_new_code_ending_a_function_replaces_its_edited_return() -> None:
+    # No line of the chunk anchors (`}` is everywhere); its last lines are an edited `return`
+    # and the closing brace: the old `return` goes, the new code comes before the new one,
+    # and the function's own `}` before the old return stays (the chunk's `}` closes its `if`).
+    original = d(
+        """
+        package cli
+
+        func (f *Flag) String() string {
+        \tout := f.base()
+        \tif out == "" {
+        \t\tout = "-"
+        \t}
+
+        \treturn fmt.Sprintf("%s[%s]", f.prefix, out)
+        }
+
+        func (f *Flag) Names() []string {
+        \treturn f.names
+        }
+        """
+    )
+    sketch = d(
+        """
+        // ... existing code ...
+        func (f *Flag) String() string {
+        \t// ... existing code ...
+
+        \tnames := f.prefix
+        \tif len(f.Aliases) > 0 {
+        \t\tnames = names + ", " + strings.Join(f.Aliases, ", ")
+        \t}
+
+        \treturn fmt.Sprintf("%s[%s]", names, out)
+        }
+        // ... existing code ...
+        """
+    )
+    expected = original.replace(
+        '\treturn fmt.Sprintf("%s[%s]", f.prefix, out)\n',
+        "\tnames := f.prefix\n\tif len(f.Aliases) > 0 {\n"
+        '\t\tnames = names + ", " + strings.Join(f.Aliases, ", ")\n\t}\n\n'
+        '\treturn fmt.Sprintf("%s[%s]", names, out)\n',
+    )
+    assert merged(original, sketch, "flag.go") == expected
