@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -521,9 +520,10 @@ class Orchestrator:
         self.emit(Event("agent_finished", report.agent_id, {"status": FAILED, "error": error}))
 
     def _create_worktree(self, agent_id: str, dest: Path, branch: str, base: str) -> None:
-        """Create the agent's worktree; if that fails half-way, leave no directory, record or
-        branch behind (see `create_agent_worktree`)."""
-        create_agent_worktree(self.repo, agent_id=agent_id, dest=dest, branch=branch, base=base)
+        """Create the agent's worktree; a failure half-way leaves nothing behind."""
+        from cursorish.gitops.worktrees import create_worktree
+
+        create_worktree(self.repo, agent_id=agent_id, base_commit=base, dest=dest, branch=branch)
 
     def _reattach_worktree(self, dest: Path, branch: str, agent_id: str) -> None:
         """Make sure the agent's worktree exists on its branch (re-adding it if it is gone)."""
@@ -599,83 +599,6 @@ class Orchestrator:
 
 
 # -- git steps (run in threads) -------------------------------------------------------------
-
-# `git worktree add` is not safe to run concurrently in one repository: while one is
-# registering `.git/worktrees/<id>`, another can read the half-written entry and fail
-# ("failed to read .git/worktrees/<id>/commondir"). Registration is therefore serialised
-# per repository (and retried against other processes); the checkout itself, the slow part,
-# runs in parallel.
-_REGISTER_LOCK = threading.Lock()
-_RACE_RETRIES = 4
-
-
-def create_agent_worktree(
-    repo: RepoInfo, *, agent_id: str, dest: Path, branch: str, base: str
-) -> None:
-    """`git worktree add --no-checkout -b branch dest base`, then check the files out.
-
-    On any failure the directory, git's record of it and the new branch are removed again,
-    so a failed creation never leaves a worktree git does not know about (or vice versa).
-    """
-    from cursorish.gitops._git import NO_HOOKS, GitError, run_git
-
-    if dest.exists() or dest.is_symlink():
-        raise CursorishError(f"{dest} already exists (agent {agent_id})")
-    # No separate branch/commit checks (each is one more git process): `worktree add -b`
-    # refuses an existing branch or a bad base itself, and its message is passed on.
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    registered = False
-    ours = True  # False once git says the branch or directory was someone else's
-    try:
-        for attempt in range(_RACE_RETRIES):
-            try:
-                with _REGISTER_LOCK:
-                    run_git(
-                        repo.root,
-                        "worktree",
-                        "add",
-                        "--quiet",
-                        "--no-checkout",
-                        "--no-track",
-                        "-b",
-                        branch,
-                        str(dest),
-                        base,
-                        config=NO_HOOKS,
-                    )
-                registered = True
-                break
-            except GitError as exc:
-                if "already exists" in exc.stderr:
-                    ours = False
-                    raise CursorishError(exc.stderr.strip()) from None
-                racing = "failed to read" in exc.stderr or "could not lock" in exc.stderr
-                if not racing or attempt == _RACE_RETRIES - 1:
-                    raise CursorishError(exc.stderr.strip() or exc.message) from None
-                _cleanup_failed(repo, dest, branch)  # only what this attempt created
-                time.sleep(0.05 * (attempt + 1))
-        # Fills the index and the files from HEAD (the branch tip = base); no hooks run.
-        run_git(dest, "reset", "--hard", "--quiet", config=NO_HOOKS)
-    except BaseException:
-        if ours:
-            _cleanup_failed(repo, dest, branch)
-        raise
-    if not registered:  # pragma: no cover - the loop either registers or raises
-        raise CursorishError(f"git worktree add failed for agent {agent_id}")
-
-
-def _cleanup_failed(repo: RepoInfo, dest: Path, branch: str) -> None:
-    import shutil
-
-    from cursorish.gitops._git import run_git
-    from cursorish.gitops.repo import branch_exists
-
-    if dest.exists():
-        shutil.rmtree(dest, ignore_errors=True)
-    with contextlib.suppress(CursorishError):
-        run_git(repo.root, "worktree", "prune")
-        if branch_exists(repo.root, branch):
-            run_git(repo.root, "branch", "-D", "--end-of-options", branch)
 
 
 def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,23 +96,72 @@ def create_worktree(
         )
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
-        run_git(
-            repo.root,
-            "worktree",
-            "add",
-            "--quiet",
-            "--no-track",
-            "-b",
-            branch,
-            str(dest),
-            sha,
-            config=NO_HOOKS,
-        )
-    except GitError as exc:
-        raise CursorishError(
-            f"cannot create the worktree of agent {agent_id} at {dest}: {exc.stderr.strip()}"
-        ) from None
+        _register(repo.root, agent_id=agent_id, branch=branch, dest=dest, sha=sha)
+        # Fills the index and the files from the branch tip (= base); no hooks run.
+        run_git(dest, "reset", "--hard", "--quiet", config=NO_HOOKS)
+    except _NotOurs:
+        raise  # the branch or directory is someone else's: nothing of ours to clean up
+    except BaseException:
+        # A failed creation leaves no directory, git record or branch behind.
+        _cleanup_failed(repo.root, dest, branch)
+        raise
     return Worktree(path=dest, branch=branch, base_commit=sha)
+
+
+# `git worktree add` is not safe to run concurrently in one repository: while one is writing
+# `.git/worktrees/<id>`, another can read the half-written entry and fail ("failed to read
+# .git/worktrees/<id>/commondir"). Registration (with --no-checkout, fast) is therefore
+# serialised in this process and retried against other processes; the checkout, the slow
+# part, runs in parallel.
+_REGISTER_LOCK = threading.Lock()
+_RACE_RETRIES = 4
+
+
+class _NotOurs(CursorishError):
+    """git refused because the branch or directory appeared meanwhile: nothing to clean up."""
+
+
+def _register(root: Path, *, agent_id: str, branch: str, dest: Path, sha: str) -> None:
+    for attempt in range(_RACE_RETRIES):
+        try:
+            with _REGISTER_LOCK:
+                run_git(
+                    root,
+                    "worktree",
+                    "add",
+                    "--quiet",
+                    "--no-checkout",
+                    "--no-track",
+                    "-b",
+                    branch,
+                    str(dest),
+                    sha,
+                    config=NO_HOOKS,
+                )
+            return
+        except GitError as exc:
+            message = (
+                f"cannot create the worktree of agent {agent_id} at {dest}: {exc.stderr.strip()}"
+            )
+            if "already exists" in exc.stderr:
+                raise _NotOurs(message) from None
+            racing = "failed to read" in exc.stderr or "could not lock" in exc.stderr
+            if not racing or attempt == _RACE_RETRIES - 1:
+                raise CursorishError(message) from None
+            _cleanup_failed(root, dest, branch)  # only what this attempt created
+            time.sleep(0.05 * (attempt + 1))
+
+
+def _cleanup_failed(root: Path, dest: Path, branch: str) -> None:
+    import contextlib
+    import shutil
+
+    if dest.exists():
+        shutil.rmtree(dest, ignore_errors=True)
+    with contextlib.suppress(CursorishError):
+        run_git(root, "worktree", "prune")
+        if branch_exists(root, branch):
+            run_git(root, "branch", "-D", "--end-of-options", branch)
 
 
 def remove_worktree(
