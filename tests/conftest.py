@@ -8,11 +8,14 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from cursorish.planner.scripted_server import ScriptedServer
 
 # Property tests replay the same examples on every run so CI never fails at random; set
 # HYPOTHESIS_PROFILE=explore to search fresh examples (and add what it finds as @example).
@@ -102,3 +105,22 @@ def snapshot(root: Path) -> dict[str, object]:
         "index": index.read_bytes(),
         "index_mtime": index.stat().st_mtime_ns,
     }
+
+
+ServerFactory = Callable[..., ScriptedServer]
+
+
+@pytest.fixture
+def scripted_server() -> Iterator[ServerFactory]:
+    """Factory: `scripted_server(script, latency_s=...)` starts a server, stopped at teardown."""
+    servers: list[ScriptedServer] = []
+
+    def make(script: Any, **kwargs: Any) -> ScriptedServer:
+        server = ScriptedServer(script, **kwargs)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()

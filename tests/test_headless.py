@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from cursorish.cli import main
 from cursorish.errors import ExitCode
 from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.store.db import Store
-from tests.conftest import git, snapshot
+from tests.conftest import ServerFactory, git, snapshot
 
 APP = 'def greet(name):\n    return "hi " + name\n\n\ndef bye(name):\n    return "bye " + name\n'
 SKETCH = 'def greet(name):\n    return "hello " + name\n\n\n# ... existing code ...\n'
@@ -56,21 +56,6 @@ def repo(tmp_path: Path, make_repo: Callable[..., Path]) -> Path:
     return make_repo(tmp_path, {"app.py": APP, "README.md": "# demo\n"})
 
 
-@pytest.fixture
-def server() -> Iterator[Callable[[Any], ScriptedServer]]:
-    started: list[ScriptedServer] = []
-
-    def start(script: Any) -> ScriptedServer:
-        s = ScriptedServer(script)
-        s.start()
-        started.append(s)
-        return s
-
-    yield start
-    for s in started:
-        s.stop()
-
-
 def run_task(repo: Path, server: ScriptedServer, *extra: str, task: str = "say hello") -> int:
     return main(
         [
@@ -97,10 +82,10 @@ def store_of(repo: Path) -> Store:
 
 
 def test_task_commits_on_agent_branch_and_leaves_checkout_untouched(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = snapshot(repo)
-    code = run_task(repo, server(EDIT_TURNS), "--json")
+    code = run_task(repo, scripted_server(EDIT_TURNS), "--json")
     out = capsys.readouterr().out
     assert code == 0, out
     summary = json_lines(out)[-1]
@@ -114,9 +99,9 @@ def test_task_commits_on_agent_branch_and_leaves_checkout_untouched(
 
 
 def test_json_mode_streams_events_before_the_summary(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run_task(repo, server(EDIT_TURNS), "--json")
+    run_task(repo, scripted_server(EDIT_TURNS), "--json")
     kinds = [e["event"] for e in json_lines(capsys.readouterr().out)]
     for kind in ("queued", "worktree_ready", "tool_call", "file_changed", "agent_finished"):
         assert kind in kinds
@@ -124,9 +109,9 @@ def test_json_mode_streams_events_before_the_summary(
 
 
 def test_text_mode_prints_branch_files_steps_tokens_cost_time(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run_task(repo, server(EDIT_TURNS)) == 0
+    assert run_task(repo, scripted_server(EDIT_TURNS)) == 0
     out = capsys.readouterr().out
     assert "agent " in out and ": done" in out
     for needle in ("branch    cursorish/", "app.py  +1 -1", "3 steps", "tokens", "$0.0000", "s)"):
@@ -134,9 +119,9 @@ def test_text_mode_prints_branch_files_steps_tokens_cost_time(
 
 
 def test_quiet_prints_only_the_summary(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run_task(repo, server(EDIT_TURNS), "--quiet") == 0
+    assert run_task(repo, scripted_server(EDIT_TURNS), "--quiet") == 0
     captured = capsys.readouterr()
     assert captured.err == ""
     assert "branch    cursorish/" in captured.out
@@ -175,12 +160,12 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_dirty_checkout_starts_from_head_and_says_so(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (repo / "app.py").write_text(APP + "# uncommitted work\n")
     (repo / "notes.txt").write_text("untracked\n")
     before = snapshot(repo)
-    assert run_task(repo, server(EDIT_TURNS)) == 0
+    assert run_task(repo, scripted_server(EDIT_TURNS)) == 0
     captured = capsys.readouterr()
     assert "uncommitted changes" in captured.err and "start from HEAD" in captured.err
     branch = next(ln.split()[1] for ln in captured.out.splitlines() if "branch " in ln)
@@ -192,7 +177,7 @@ def test_dirty_checkout_starts_from_head_and_says_so(
 def test_escaping_paths_are_refused_and_nothing_outside_changes(
     repo: Path,
     tmp_path: Path,
-    server: Callable[[Any], ScriptedServer],
+    scripted_server: ServerFactory,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     victim = tmp_path / "victim.txt"
@@ -208,7 +193,7 @@ def test_escaping_paths_are_refused_and_nothing_outside_changes(
         {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
         finish(),
     ]
-    s = server(turns)
+    s = scripted_server(turns)
     assert run_task(repo, s, "--json") == 0
     assert victim.read_text() == "keep\n"
     tool_results = [m for m in s.requests[1]["messages"] if m["role"] == "tool"]
@@ -219,7 +204,7 @@ def test_escaping_paths_are_refused_and_nothing_outside_changes(
 
 
 def test_unknown_tool_and_invalid_json_arguments_are_reported_to_the_planner(
-    repo: Path, server: Callable[[Any], ScriptedServer]
+    repo: Path, scripted_server: ServerFactory
 ) -> None:
     turns = [
         {
@@ -231,7 +216,7 @@ def test_unknown_tool_and_invalid_json_arguments_are_reported_to_the_planner(
         {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
         finish(),
     ]
-    s = server(turns)
+    s = scripted_server(turns)
     assert run_task(repo, s, "--quiet") == 0
     results = [m["content"] for m in s.requests[1]["messages"] if m["role"] == "tool"]
     assert "unknown tool 'rm_rf'" in results[0] and "read_file" in results[0]
@@ -239,13 +224,13 @@ def test_unknown_tool_and_invalid_json_arguments_are_reported_to_the_planner(
 
 
 def test_api_error_mid_run_fails_and_keeps_worktree_and_branch(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     turns = [
         {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
         {"error": {"status": 500, "times": -1, "message": "upstream exploded"}},
     ]
-    code = run_task(repo, server(turns), "--json")
+    code = run_task(repo, scripted_server(turns), "--json")
     summary = json_lines(capsys.readouterr().out)[-1]
     assert code == ExitCode.PLANNER_FAILED
     assert summary["status"] == "failed" and "500" in summary["error"]
@@ -259,26 +244,26 @@ def test_api_error_mid_run_fails_and_keeps_worktree_and_branch(
 
 
 def test_step_budget_exhausted(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = run_task(repo, server(EDIT_TURNS), "--max-steps", "1", "--json")
+    code = run_task(repo, scripted_server(EDIT_TURNS), "--max-steps", "1", "--json")
     summary = json_lines(capsys.readouterr().out)[-1]
     assert code == ExitCode.BUDGET_EXHAUSTED
     assert summary["status"] == "budget_exhausted" and "step budget" in summary["error"]
 
 
 def test_agent_that_gives_up(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = run_task(repo, server([finish("cannot be done here", "gave_up")]), "--json")
+    code = run_task(repo, scripted_server([finish("cannot be done here", "gave_up")]), "--json")
     summary = json_lines(capsys.readouterr().out)[-1]
     assert code == ExitCode.AGENT_GAVE_UP and summary["status"] == "gave_up"
 
 
 def test_log_shows_the_transcript_from_the_store(
-    repo: Path, server: Callable[[Any], ScriptedServer], capsys: pytest.CaptureFixture[str]
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run_task(repo, server(EDIT_TURNS), "--quiet")
+    run_task(repo, scripted_server(EDIT_TURNS), "--quiet")
     capsys.readouterr()
     assert main(["log", "--repo", str(repo)]) == 0
     out = capsys.readouterr().out

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from cursorish.apply.commands import normalise
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 
@@ -313,15 +314,6 @@ _NEIGHBOUR_NEW = _case(
 )
 
 
-def _normal(text: str) -> list[str]:
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
-    while lines and not lines[0]:
-        lines.pop(0)
-    while lines and not lines[-1]:
-        lines.pop()
-    return lines
-
-
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     edits(),
@@ -353,7 +345,7 @@ def test_real_edit_kinds_are_right_or_refused(
     sketch = "\n".join(sketch_of(style, old, new, origin, context, wording, careful)) + "\n"
     outcome = merge(original, sketch, path=style.path)
     if isinstance(outcome, Merged):
-        assert _normal(outcome.text) == _normal("\n".join(new))
+        assert normalise(outcome.text) == normalise("\n".join(new))
         if crlf:
             assert "\n" not in outcome.text.replace("\r\n", "")
 
@@ -371,4 +363,4 @@ def test_renamed_function_body_is_not_duplicated() -> None:
     ]
     sketch = "\n".join(sketch_of(PY, old, new, origin, 1, WORDINGS[0], False)) + "\n"
     outcome = merge("\n".join(old) + "\n", sketch, path="gen.py")
-    assert not isinstance(outcome, Merged) or _normal(outcome.text) == _normal("\n".join(new))
+    assert not isinstance(outcome, Merged) or normalise(outcome.text) == normalise("\n".join(new))

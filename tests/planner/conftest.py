@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,24 +14,7 @@ from cursorish.planner.scripted_server import ScriptedServer
 # litellm must use its bundled price table, never fetch one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-ServerFactory = Callable[..., ScriptedServer]
 PlannerFactory = Callable[..., Planner]
-
-
-@pytest.fixture
-def scripted_server() -> Iterator[ServerFactory]:
-    """Factory: `scripted_server(script, latency_s=...)` starts a server, stopped at teardown."""
-    servers: list[ScriptedServer] = []
-
-    def make(script: Any, **kwargs: Any) -> ScriptedServer:
-        server = ScriptedServer(script, **kwargs)
-        server.start()
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        server.stop()
 
 
 @pytest.fixture

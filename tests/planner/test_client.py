@@ -27,7 +27,8 @@ from cursorish.planner.client import (
     ToolCall,
     key_variable,
 )
-from tests.planner.conftest import PlannerFactory, ServerFactory
+from tests.conftest import ServerFactory
+from tests.planner.conftest import PlannerFactory
 
 # litellm trips pydantic deprecation warnings on every response; not ours to fix.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:litellm")

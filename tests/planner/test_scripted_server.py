@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cursorish.planner.scripted_server import ScriptedServer, load_script
-from tests.planner.conftest import ServerFactory
+from tests.conftest import ServerFactory
 
 REPO = Path(__file__).resolve().parents[2]
 
