@@ -70,8 +70,11 @@ def sketch_lines(text: str) -> list[str]:
     return [line.rstrip("\r") for line in text.replace("\r\n", "\n").split("\n")]
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Write `data` to `path` via a temp file in the same folder, fsync, and rename."""
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write `data` to `path` via a temp file in the same folder, fsync, and rename: readers see
+    the old file or the new one, never half of it. An existing file keeps its mode; a new one
+    gets the usual mode for new files (0o666 less the umask), not mkstemp's 0o600."""
+    path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".cursorish-", suffix=".tmp", dir=folder)
     try:
@@ -81,8 +84,21 @@ def write_atomic(path: str, data: bytes) -> None:
             os.fsync(handle.fileno())
         if os.path.exists(path):
             os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _read_umask() -> int:
+    # os.umask can only be read by setting it, and it is process-wide: read it once, at import
+    # (single-threaded), not while agents write files from worker threads.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cursorish.apply.textio import is_binary
+
 MAX_FILE_BYTES = 2_000_000
 MAX_LINE_CHARS = 300
 
@@ -24,10 +26,6 @@ class Match:
     path: str
     line: int
     text: str
-
-
-def is_probably_binary(data: bytes) -> bool:
-    return b"\x00" in data[:8192]
 
 
 def glob_filter(files: list[str], glob: str) -> list[str]:
@@ -135,7 +133,7 @@ def grep(
                 data = fh.read(MAX_FILE_BYTES + 1)
         except OSError:
             continue
-        if len(data) > MAX_FILE_BYTES or is_probably_binary(data):
+        if len(data) > MAX_FILE_BYTES or is_binary(data):
             continue
         text = data.decode("utf-8", "replace")
         if not compiled.search(text):

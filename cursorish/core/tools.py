@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cursorish.context.search import glob_filter, is_probably_binary
+from cursorish.apply.textio import is_binary, write_atomic
+from cursorish.context.search import glob_filter
 from cursorish.core.commands import (
     DEFAULT_ALLOWLIST,
     CommandRefused,
@@ -208,7 +207,7 @@ class ToolBox:
         if not path.is_file():
             return ToolResult(f"error: {name} does not exist or is not a file", ok=False)
         data = path.read_bytes()
-        if is_probably_binary(data):
+        if is_binary(data):
             return ToolResult(f"error: {name} is a binary file ({len(data)} bytes)", ok=False)
         lines = data.decode("utf-8", "replace").splitlines()
         if not lines:
@@ -288,7 +287,7 @@ class ToolBox:
         if not path.is_file():
             return ToolResult(f"error: {name} does not exist; use create_file", ok=False)
         data = path.read_bytes()
-        if is_probably_binary(data):
+        if is_binary(data):
             return ToolResult(f"error: {name} is binary; it cannot be edited", ok=False)
         if len(data) > MAX_EDIT_BYTES:
             return ToolResult(f"error: {name} is larger than {MAX_EDIT_BYTES} bytes", ok=False)
@@ -423,19 +422,3 @@ def _short_diff(before: str, after: str, name: str) -> list[str]:
             before.splitlines(), after.splitlines(), f"a/{name}", f"b/{name}", n=2, lineterm=""
         )
     )
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same directory + fsync + rename: never a half-written file."""
-    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

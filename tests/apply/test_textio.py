@@ -46,3 +46,13 @@ def test_write_atomic_replaces_and_keeps_mode(tmp_path) -> None:
     assert target.read_bytes() == b"new"
     assert os.stat(target).st_mode & 0o777 == 0o750
     assert [p.name for p in tmp_path.iterdir()] == ["f.py"]
+
+
+def test_write_atomic_gives_a_new_file_the_usual_mode(tmp_path) -> None:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    target = tmp_path / "new.py"
+    write_atomic(target, b"x = 1\n")
+    assert target.read_bytes() == b"x = 1\n"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert [p.name for p in tmp_path.iterdir()] == ["new.py"]  # no temp file left behind
