@@ -97,11 +97,9 @@ def configure_apply(cfg: Config) -> None:
     remote = cfg.get_str("apply_api_base")
     if not model_path and not remote:
         return
-    from cursorish.apply import router
+    from cursorish.apply.router import configure
 
-    configure = getattr(router, "configure", None)
-    if configure is not None:
-        configure(model_path=model_path or None, remote_api_base=remote or None)
+    configure(model_path=model_path or None, remote_api_base=remote or None)
 
 
 def read_tasks(ns: argparse.Namespace) -> list[str]:
