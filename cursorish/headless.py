@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from cursorish.core.agent import FINAL_STATES
 from cursorish.core.events import Event
 from cursorish.errors import ExitCode
 
@@ -73,7 +74,7 @@ class Printer:
         parts = [
             f"{a} {s} {self.tokens.get(a, 0) / 1000:.1f}k tok"
             for a, s in self.states.items()
-            if s not in ("done", "failed", "gave_up", "cancelled", "budget_exhausted")
+            if s not in FINAL_STATES
         ]
         spin = SPINNER[self._tick % len(SPINNER)]
         self.err.write(f"\r\033[K{spin} {elapsed:5.1f}s  " + " | ".join(parts[:4]))
