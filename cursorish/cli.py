@@ -28,8 +28,28 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "bench agents": ("cursorish.core.bench_agents", "cmd_bench_agents"),
     "agents": ("cursorish.commands", "cmd_agents"),
     "gc": ("cursorish.commands", "cmd_gc"),
+    "tui": ("cursorish.tui.launch", "cmd_tui"),
+    "branches": ("cursorish.review_cli", "cmd_branches"),
+    "review": ("cursorish.review_cli", "cmd_review"),
+    "merge": ("cursorish.review_cli", "cmd_merge"),
+    "compare": ("cursorish.review_cli", "cmd_compare"),
+    "bench tui": ("cursorish.tui.bench", "cmd_bench_tui"),
 }
-SUBCOMMANDS = ("demo", "config", "log", "apply", "eval", "bench", "agents", "gc")
+SUBCOMMANDS = (
+    "demo",
+    "config",
+    "log",
+    "apply",
+    "eval",
+    "bench",
+    "agents",
+    "gc",
+    "tui",
+    "branches",
+    "review",
+    "merge",
+    "compare",
+)
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
@@ -63,8 +83,9 @@ def task_parser() -> argparse.ArgumentParser:
         prog="cursorish",
         description="Run coding agents on a git repository; each works in its own worktree "
         "and branch.",
-        epilog="commands: demo, config, log, apply, eval apply, bench apply|spec|agents, "
-        "agents, gc  (cursorish COMMAND --help)",
+        epilog="with no arguments, opens the app (cursorish tui). commands: tui, demo, config, "
+        "log, agents, branches, review, merge, compare, gc, apply, eval apply, "
+        "bench apply|spec|agents|tui  (cursorish COMMAND --help)",
     )
     p.add_argument("--version", action="version", version=f"cursorish {__version__}")
     src = p.add_mutually_exclusive_group()
@@ -131,6 +152,11 @@ def command_parser() -> argparse.ArgumentParser:
     bg.add_argument("--files", type=int, default=5000, help="files in the generated repo")
     bg.add_argument("--latency", type=float, default=0.2, help="planner latency per reply (s)")
     bg.add_argument("--json", action="store_true")
+    bt = b_sub.add_parser("tui", help="app start-up, key latency, big diff open")
+    bt.add_argument("--agents", type=int, default=8, help="streaming agents during key presses")
+    bt.add_argument("--diff-lines", type=int, default=5000, help="lines in the big diff")
+    bt.add_argument("--keys", type=int, default=60, help="key presses to time")
+    bt.add_argument("--json", action="store_true")
 
     ag = sub.add_parser("agents", help="list, cancel, resume or discard agents")
     ag.add_argument(
@@ -141,6 +167,38 @@ def command_parser() -> argparse.ArgumentParser:
     ag.add_argument("--json", action="store_true")
     _add_run_options(ag)
 
+    tui = sub.add_parser("tui", help="the Textual app (what plain `cursorish` opens)")
+    tui.add_argument("--repo", default=".", metavar="PATH")
+    _add_run_options(tui)
+
+    br = sub.add_parser("branches", help="agent branches: task, state, diffstat, decisions")
+    br.add_argument("--repo", default=".", metavar="PATH")
+    br.add_argument("--json", action="store_true")
+
+    rv = sub.add_parser("review", help="review an agent branch hunk by hunk (app or headless)")
+    rv.add_argument("branch", nargs="?", help="branch or agent id (default: the latest agent)")
+    rv.add_argument("--repo", default=".", metavar="PATH")
+    rv.add_argument("--list", action="store_true", help="print the hunks and their ids")
+    rv.add_argument("--accept-all", action="store_true", help="accept every pending hunk")
+    rv.add_argument("--accept", metavar="IDS", help="comma-separated hunk ids to accept")
+    rv.add_argument("--reject", metavar="IDS", help="comma-separated hunk ids to reject")
+    rv.add_argument("--reason", metavar="TEXT", help="why (with --reject): fed back to the agent")
+    rv.add_argument("--commit", action="store_true", help="commit what is accepted afterwards")
+    rv.add_argument("--json", action="store_true")
+
+    mg = sub.add_parser("merge", help="bring what was accepted on BRANCH into your branch")
+    mg.add_argument("branch", help="agent branch or agent id")
+    mg.add_argument("--repo", default=".", metavar="PATH")
+    mg.add_argument("--squash", action="store_true", help="one commit instead of a merge")
+    mg.add_argument("--message", "-m", metavar="TEXT", help="commit message")
+
+    cp = sub.add_parser("compare", help="two agents' results for the same task side by side")
+    cp.add_argument("a", help="agent id or branch")
+    cp.add_argument("b", help="agent id or branch")
+    cp.add_argument("--repo", default=".", metavar="PATH")
+    cp.add_argument("--text", action="store_true", help="print instead of opening the app")
+    cp.add_argument("--json", action="store_true")
+
     gc = sub.add_parser("gc", help="remove discarded agents' worktrees/branches and orphans")
     gc.add_argument("--repo", default=".", metavar="PATH")
     gc.add_argument("--dry-run", action="store_true")
@@ -149,7 +207,9 @@ def command_parser() -> argparse.ArgumentParser:
 
 def parse(argv: Sequence[str]) -> tuple[str, argparse.Namespace]:
     """Return the handler key and the parsed arguments."""
-    if argv and argv[0] in SUBCOMMANDS:
+    if not argv:  # plain `cursorish` opens the app on the current repository
+        argv = ["tui"]
+    if argv[0] in SUBCOMMANDS:
         ns = command_parser().parse_args(argv)
         key = ns.command if ns.command not in ("eval", "bench") else f"{ns.command} {ns.what}"
         return key, ns

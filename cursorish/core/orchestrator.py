@@ -167,6 +167,7 @@ class Orchestrator:
         *,
         provision_spec: Any = None,
         handle_signals: bool = True,
+        ask: Callable[[str, str], bool] | None = None,
     ) -> None:
         from cursorish.core.lifecycle import owner_token
 
@@ -177,6 +178,9 @@ class Orchestrator:
         self.planner_factory = planner_factory
         self.provision_spec = provision_spec  # ProvisionSpec; None: load from the repo
         self.handle_signals = handle_signals
+        # The TUI's answer to an agent's `ask` request to run a command: (agent id, command)
+        # -> allowed. Called from the tool's worker thread, so it may block for the answer.
+        self.ask = ask
         self.signalled = False  # SIGINT/SIGTERM arrived: every agent was cancelled
         self._semaphore = asyncio.Semaphore(max(1, settings.concurrency))
         self._tasks: dict[str, asyncio.Task[AgentReport]] = {}
@@ -562,6 +566,13 @@ class Orchestrator:
                 f"cannot re-create the worktree of agent {agent_id}: {exc.stderr.strip()}"
             ) from None
 
+    def _ask(self, agent_id: str, command: str) -> bool:
+        assert self.ask is not None
+        self.emit(Event("asking", agent_id, {"command": command}))
+        allowed = self.ask(agent_id, command)
+        self.emit(Event("answered", agent_id, {"command": command, "allowed": allowed}))
+        return allowed
+
     def _make_agent(self, agent_id: str, task: str, dest: Path) -> Agent:
         s = self.settings
         ctx = ToolContext(
@@ -573,6 +584,7 @@ class Orchestrator:
             command_timeout_s=s.command_timeout_s,
             emit=self.emit,
             record_apply=lambda row: self.store.add_apply_attempt(agent_id, **row),
+            ask=None if self.ask is None else (lambda command: self._ask(agent_id, command)),
         )
         system = s.profile.system_prompt
         instructions = project_instructions(dest)
