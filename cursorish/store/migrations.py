@@ -176,3 +176,39 @@ def m003_agent_lifecycle(db: Database) -> None:
         ALTER TABLE agents ADD COLUMN owner_start TEXT
         """,
     )
+
+
+@MIGRATIONS(name="m004_reviews")
+def m004_reviews(db: Database) -> None:
+    # Branch review (issue 6): one row per reviewed branch, and every accept/reject with the
+    # exact patch it applied, so undo can restore it byte for byte and rejections with a
+    # reason can be sent back to the agent once (sent_at). Supersedes m002's hunk_decisions.
+    _run(
+        db,
+        """
+        CREATE TABLE reviews (
+            branch TEXT PRIMARY KEY,
+            base TEXT NOT NULL,
+            worktree TEXT NOT NULL,
+            agent_id TEXT REFERENCES agents(id) ON DELETE SET NULL,
+            started_at TEXT NOT NULL,
+            committed_at TEXT
+        );
+
+        CREATE TABLE review_decisions (
+            id INTEGER PRIMARY KEY,
+            branch TEXT NOT NULL,
+            agent_id TEXT REFERENCES agents(id) ON DELETE SET NULL,
+            path TEXT NOT NULL,
+            hunk_id TEXT NOT NULL,
+            header TEXT NOT NULL DEFAULT '',
+            decision TEXT NOT NULL CHECK (decision IN ('accepted', 'rejected')),
+            reason TEXT NOT NULL DEFAULT '',
+            patch BLOB NOT NULL,
+            undone_at TEXT,
+            sent_at TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX idx_review_decisions_branch ON review_decisions(branch)
+        """,
+    )

@@ -1,0 +1,327 @@
+"""Branch review (core/review.py) on real git repositories and a real store: open, accept,
+reject, undo, commit, decisions, feedback; the user's checkout stays byte-for-byte untouched."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cursorish.core.review import ReviewSession, is_whole_file
+from cursorish.errors import CursorishError, ExitCode
+from cursorish.gitops.repo import RepoInfo, open_repo
+from cursorish.gitops.worktrees import commit_all, create_worktree
+from cursorish.store.db import Store
+from cursorish.store.paths import worktrees_dir
+from tests.conftest import git, snapshot
+
+MakeRepo = Callable[..., Path]
+
+LINES = [f"line {i}\n" for i in range(1, 31)]
+BASE_TEXT = "".join(LINES)
+# Two edits far apart: two hunks.
+EDITED = "".join(
+    ["line 1\n", "line 2\n", "LINE THREE\n", *LINES[3:24], "line 25 changed\n", *LINES[25:]]
+)
+
+
+@pytest.fixture
+def root(tmp_path: Path, make_repo: MakeRepo) -> Path:
+    return make_repo(tmp_path, {"app.py": BASE_TEXT, "README.md": "demo\n", "lib/util.py": "X\n"})
+
+
+@pytest.fixture
+def repo(root: Path) -> RepoInfo:
+    return open_repo(root)
+
+
+@pytest.fixture
+def store(repo: RepoInfo) -> Store:
+    return Store.for_repo(repo.git_common_dir)
+
+
+def make_agent(
+    repo: RepoInfo,
+    store: Store,
+    edits: dict[str, bytes | None],
+    *,
+    agent_id: str = "a1b2c3",
+    task: str = "improve the app",
+    commit: bool = True,
+) -> Path:
+    """An agent row, its worktree and branch with `edits` (None deletes) committed on it."""
+    wt = worktrees_dir(repo.git_common_dir) / agent_id
+    create_worktree(repo, agent_id=agent_id, base_commit=repo.head_commit, dest=wt)
+    task_id = store.create_task(task, str(repo.root))
+    store.create_agent(
+        agent_id=agent_id,
+        task_id=task_id,
+        profile="default",
+        branch=f"cursorish/{agent_id}",
+        worktree=str(wt),
+        base_commit=repo.head_commit,
+        planner_model="m",
+        apply_engine="deterministic",
+        state="done",
+    )
+    for rel, data in edits.items():
+        path = wt / rel
+        if data is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    if commit:
+        commit_all(wt, "agent work")
+    return wt
+
+
+def pending_ids(session: ReviewSession, path: str | None = None) -> list[str]:
+    return [
+        h.id
+        for f in session.files()
+        if f.pending is not None and (path is None or f.path == path)
+        for h in f.pending.hunks
+    ]
+
+
+def cached(wt: Path, base: str) -> str:
+    return git(wt, "diff", "--cached", base)
+
+
+def test_open_latest_agent_shows_every_change_as_pending(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode(), "lib/util.py": b"Y\n"})
+    session = ReviewSession.open(repo, store)
+    assert session.branch == "cursorish/a1b2c3" and session.agent_id == "a1b2c3"
+    assert session.base == repo.head_commit and session.worktree == wt
+    assert session.task == "improve the app"
+    files = session.files()
+    assert [f.path for f in files] == ["app.py", "lib/util.py"]
+    app = files[0]
+    assert app.status == "M" and app.accepted is None and app.pending is not None
+    assert [h.header.split(" @@")[0] for h in app.pending.hunks] == [
+        "@@ -1,6 +1,6",
+        "@@ -22,7 +22,7",
+    ]
+    assert session.counts() == {"pending": 3, "accepted": 0, "rejected": 0}
+    # The agent committed through the worktree's real index (as older runs did): the first
+    # review put that index back at the base.
+    assert cached(wt, repo.head_commit) == ""
+
+
+def test_accept_stages_one_hunk_and_find_sees_it(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store, "a1b2")
+    first, second = pending_ids(session)
+    decision = session.accept(first[:5])
+    assert (decision.hunk_id, decision.path, decision.decision) == (first, "app.py", "accepted")
+    staged = cached(wt, repo.head_commit)
+    assert "+LINE THREE" in staged and "line 25 changed" not in staged
+    assert (wt / "app.py").read_text() == EDITED  # the files keep every proposed change
+    assert pending_ids(session) == [second]
+    rf, hunk, side = session.find(second)
+    assert (rf.path, hunk.id, side) == ("app.py", second, "pending")
+    accepted_hunk = rf.accepted.hunks[0] if rf.accepted else None
+    assert accepted_hunk is not None
+    assert session.find(accepted_hunk.id)[2] == "accepted"
+    assert session.counts() == {"pending": 1, "accepted": 1, "rejected": 0}
+    assert [d.hunk_id for d in session.decisions()] == [first]
+    with pytest.raises(CursorishError, match="already accepted") as info:
+        session.accept(accepted_hunk.id)
+    assert info.value.exit_code == ExitCode.BAD_ARGS
+
+
+def test_reject_reverts_only_that_hunk_and_undo_restores_it(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store)
+    first, second = pending_ids(session)
+    session.reject(second, "keep line 25 as it is")
+    text = (wt / "app.py").read_text()
+    assert "LINE THREE" in text and "line 25 changed" not in text and "line 25\n" in text
+    assert cached(wt, repo.head_commit) == ""  # nothing staged by a rejection
+    assert pending_ids(session) == [first]
+    assert session.counts() == {"pending": 1, "accepted": 0, "rejected": 1}
+    undone = session.undo()
+    assert undone is not None and undone.hunk_id == second and undone.decision == "rejected"
+    assert (wt / "app.py").read_bytes() == EDITED.encode()
+    assert session.decisions() == [] and session.undo() is None
+
+
+def test_undo_of_accept_unstages_it(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store)
+    first, _ = pending_ids(session)
+    session.accept(first)
+    index_before = git(wt, "ls-files", "-s")
+    assert session.undo() is not None
+    assert cached(wt, repo.head_commit) == ""
+    assert git(wt, "ls-files", "-s") != index_before
+    assert first in pending_ids(session)
+    assert session.counts()["pending"] == 2
+
+
+def test_commit_puts_accepted_on_the_branch_and_leaves_pending(
+    repo: RepoInfo, store: Store
+) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode(), "lib/util.py": b"Y\n"})
+    session = ReviewSession.open(repo, store)
+    assert session.commit() is None  # nothing accepted yet
+    first, second, util = pending_ids(session)
+    session.accept(first)
+    session.reject(util, "no")
+    sha = session.commit()
+    assert sha is not None
+    assert git(repo.root, "rev-parse", "cursorish/a1b2c3").strip() == sha
+    committed = git(repo.root, "show", f"{sha}:app.py")
+    assert "LINE THREE" in committed and "line 25 changed" not in committed
+    assert git(repo.root, "show", f"{sha}:lib/util.py") == "X\n"
+    message = git(repo.root, "log", "-1", "--format=%B", sha)
+    assert message.startswith("Review of cursorish/a1b2c3: 1 hunk accepted, 1 rejected\n")
+    trailers = git(repo.root, "log", "-1", "--format=%(trailers)", sha)
+    assert "Cursorish-Agent: a1b2c3\n" in trailers
+    assert "Cursorish-Task: improve the app\n" in trailers
+    assert "Cursorish-Review: 1 accepted, 1 rejected\n" in trailers
+    # Still pending: the second hunk, uncommitted in the worktree and still reviewable.
+    assert pending_ids(session) == [second]
+    assert (wt / "app.py").read_text() == EDITED
+    assert session.commit() is None  # nothing new accepted
+    session.accept(second)
+    sha2 = session.commit("take the rest")
+    assert sha2 is not None and git(repo.root, "show", f"{sha2}:app.py") == EDITED
+    assert git(repo.root, "log", "-1", "--format=%s", sha2).strip() == "take the rest"
+    assert "Cursorish-Review: 1 accepted, 0 rejected" in git(
+        repo.root, "log", "-1", "--format=%B", sha2
+    )
+    assert session.counts() == {"pending": 0, "accepted": 2, "rejected": 1}
+
+
+def test_feedback_lists_rejections_with_reasons_once(repo: RepoInfo, store: Store) -> None:
+    make_agent(repo, store, {"app.py": EDITED.encode(), "lib/util.py": b"Y\n"})
+    session = ReviewSession.open(repo, store)
+    first, second, util = pending_ids(session)
+    session.reject(first)  # no reason: no feedback on its own
+    assert session.feedback() == ""
+    session.reject(second, "line 25 must stay")
+    text = session.feedback()
+    assert "In app.py, this change was rejected" in text
+    assert "Reason: line 25 must stay" in text
+    assert "-line 25\n+line 25 changed" in text
+    assert "without a reason" in text and "@@ -1,6 +1,6 @@" in text
+    assert session.feedback() == ""  # sent once
+    session.reject(util, "keep X")
+    again = session.feedback()
+    assert "lib/util.py" in again and "app.py" not in again
+
+
+def test_decisions_are_in_the_store_and_survive_a_new_session(repo: RepoInfo, store: Store) -> None:
+    make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store)
+    first, second = pending_ids(session)
+    session.accept(first)
+    session.reject(second, "why")
+    again = ReviewSession.open(repo, store, "cursorish/a1b2c3")
+    assert [(d.hunk_id, d.decision, d.reason) for d in again.decisions()] == [
+        (first, "accepted", ""),
+        (second, "rejected", "why"),
+    ]
+    assert again.counts() == {"pending": 0, "accepted": 1, "rejected": 1}
+    rows = store.review_decisions("cursorish/a1b2c3")
+    assert [r["decision"] for r in rows] == ["accepted", "rejected"]
+    assert all(isinstance(r["patch"], bytes) and r["patch"] for r in rows)
+
+
+def test_unknown_ref_and_nothing_to_review(repo: RepoInfo, store: Store) -> None:
+    with pytest.raises(CursorishError, match="no agent has run") as info:
+        ReviewSession.open(repo, store)
+    assert info.value.exit_code == ExitCode.BAD_ARGS
+    with pytest.raises(CursorishError, match="no branch or agent 'nope'"):
+        ReviewSession.open(repo, store, "nope")
+    make_agent(repo, store, {}, commit=False)
+    with pytest.raises(CursorishError, match="nothing to review") as info:
+        ReviewSession.open(repo, store, "a1b2c3")
+    assert info.value.exit_code == ExitCode.BAD_ARGS
+
+
+def test_unknown_hunk_id_changes_nothing(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store)
+    first, _ = pending_ids(session)
+    # The user edits that hunk's lines in their editor: its id no longer exists.
+    (wt / "app.py").write_text(EDITED.replace("LINE THREE", "LINE 3"))
+    before = (git(wt, "ls-files", "-s"), (wt / "app.py").read_bytes())
+    for act in (session.accept, session.reject):
+        with pytest.raises(CursorishError, match=f"no pending hunk '{first}'") as info:
+            act(first)
+        assert info.value.exit_code == ExitCode.BAD_ARGS
+    assert (git(wt, "ls-files", "-s"), (wt / "app.py").read_bytes()) == before
+    assert session.decisions() == []
+
+
+def test_non_agent_branch_is_reviewed_against_the_merge_base(repo: RepoInfo, store: Store) -> None:
+    root = repo.root
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "app.py").write_text(EDITED)
+    git(root, "commit", "-q", "-am", "feature work")
+    git(root, "checkout", "-q", "main")
+    user = snapshot(root)
+    session = ReviewSession.open(open_repo(root), store, "feature")
+    assert session.agent_id is None and session.task == "" and session.base == repo.head_commit
+    assert session.worktree.name == "review-feature"
+    assert session.worktree.parent == worktrees_dir(repo.git_common_dir)
+    first, _ = pending_ids(session)
+    session.accept(first)
+    sha = session.commit()
+    assert sha is not None and "Cursorish-Agent" not in git(root, "log", "-1", "--format=%B", sha)
+    assert snapshot(root) == user
+
+
+def test_branch_checked_out_in_a_checkout_of_the_user_is_refused(
+    repo: RepoInfo, store: Store, tmp_path: Path
+) -> None:
+    root = repo.root
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "app.py").write_text(EDITED)
+    git(root, "commit", "-q", "-am", "feature work")
+    git(root, "checkout", "-q", "main")
+    git(root, "worktree", "add", "-q", str(tmp_path / "mine"), "feature")
+    with pytest.raises(CursorishError, match=r"it is checked out in .*mine") as info:
+        ReviewSession.open(open_repo(root), store, "feature")
+    assert info.value.exit_code == ExitCode.BAD_ARGS
+    # On the user's own current branch there is nothing to review (base = the branch).
+    with pytest.raises(CursorishError, match="nothing to review"):
+        ReviewSession.open(open_repo(root), store, "main")
+
+
+def test_the_users_checkout_is_never_touched(repo: RepoInfo, store: Store) -> None:
+    make_agent(repo, store, {"app.py": EDITED.encode(), "new.txt": b"new\n"})
+    user = snapshot(repo.root)
+    session = ReviewSession.open(repo, store)
+    ids = pending_ids(session)
+    session.accept(ids[0])
+    session.reject(ids[1], "no")
+    session.undo()
+    session.accept_all()
+    assert session.commit() is not None
+    assert snapshot(repo.root) == user
+
+
+def test_accept_all_then_nothing_pending(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode(), "lib/util.py": b"Y\n"})
+    session = ReviewSession.open(repo, store)
+    decided = session.accept_all()
+    assert [d.path for d in decided] == ["app.py", "app.py", "lib/util.py"]
+    assert session.counts() == {"pending": 0, "accepted": 3, "rejected": 0}
+    assert git(wt, "diff") == ""
+    # Undo one at a time, last first, back to the start.
+    while session.undo() is not None:
+        pass
+    assert cached(wt, repo.head_commit) == "" and session.counts()["pending"] == 3
+
+
+def test_is_whole_file() -> None:
+    from cursorish.gitops.hunks import Hunk
+
+    text = Hunk("1", "p", "@@ -1 +1 @@", 1, 1, 1, 1, (), b"")
+    assert not is_whole_file(text)
+    assert is_whole_file(Hunk("1", "p", "binary file changed", 0, 0, 0, 0, (), b""))
