@@ -182,6 +182,15 @@ def test_compare_without_terminal_prints_text(
     assert code == 0 and "changed by A and B" in out
 
 
+def test_compare_notes_different_tasks(
+    capsys: pytest.CaptureFixture[str], repo: Path, store: Store
+) -> None:
+    make_agent(repo, store, "cccccc", {"notes.txt": "x\n"}, task="one thing")
+    make_agent(repo, store, "dddddd", {"notes.txt": "y\n"}, task="another")
+    code, out, _ = run(capsys, "compare", "cccccc", "dddddd", "--repo", str(repo), "--text")
+    assert code == 0 and "note: the two agents did not work on the same task" in out
+
+
 def test_compare_refuses_unknown_and_same(
     capsys: pytest.CaptureFixture[str], repo: Path, two_agents: tuple[dict[str, Any], ...]
 ) -> None:
@@ -283,27 +292,73 @@ def test_accept_all_and_commit_puts_everything_on_the_branch(
     assert git(repo, "diff", tip, "cursorish/a1b2c3") == ""
 
 
-def test_review_on_a_terminal_opens_the_app(
-    capsys: pytest.CaptureFixture[str],
-    repo: Path,
-    agent: dict[str, Any],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
+    """Stand-in for cursorish.tui.review_app (the app has its own pilot tests): records what
+    the CLI opens, with stdout made to look like a terminal."""
     import sys
     import types
 
-    opened: list[Any] = []
-    app = types.ModuleType("cursorish.tui.review_app")
+    opened: list[tuple[str, Any]] = []
+    module = types.ModuleType("cursorish.tui.review_app")
 
     def run_review(session: Any, *, revise: Any = None) -> int:
-        opened.append(session)
+        opened.append(("review", session))
         return 0
 
-    app.run_review = run_review  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "cursorish.tui.review_app", app)
+    def run_compare(a: Any, b: Any) -> int:
+        opened.append(("compare", (a, b)))
+        return 0
+
+    module.run_review = run_review  # type: ignore[attr-defined]
+    module.run_compare = run_compare  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "cursorish.tui.review_app", module)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    return opened
+
+
+def test_review_on_a_terminal_opens_the_app(
+    repo: Path, agent: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = fake_app(monkeypatch)
     assert main(["review", "a1b2c3", "--repo", str(repo)]) == 0
-    assert [s.branch for s in opened] == ["cursorish/a1b2c3"]
+    assert [(kind, s.branch) for kind, s in opened] == [("review", "cursorish/a1b2c3")]
+
+
+def test_compare_on_a_terminal_opens_the_app(
+    repo: Path, two_agents: tuple[dict[str, Any], ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = fake_app(monkeypatch)
+    assert main(["compare", "aaaaaa", "bbbbbb", "--repo", str(repo)]) == 0
+    [(kind, (a, b))] = opened
+    assert (kind, a.branch, b.branch) == ("compare", "cursorish/aaaaaa", "cursorish/bbbbbb")
+    opened.clear()
+    assert main(["compare", "aaaaaa", "bbbbbb", "--repo", str(repo), "--text"]) == 0
+    assert opened == []
+
+
+def test_reject_one_and_accept_the_rest(
+    capsys: pytest.CaptureFixture[str], repo: Path, agent: dict[str, Any]
+) -> None:
+    _, second, _ = hunk_ids(review_json(capsys, repo, "a1b2c3", "--list"))
+    done = review_json(capsys, repo, "a1b2c3", "--reject", second, "--accept-all", "--commit")
+    assert [d["decision"] for d in done["decisions"]] == ["rejected", "accepted", "accepted"]
+    assert git(repo, "show", "cursorish/a1b2c3:app.py") == edited(
+        APP, ("return 1\n", "return 100\n")
+    )
+
+
+def test_conflicting_or_empty_options_are_refused(
+    capsys: pytest.CaptureFixture[str], repo: Path, agent: dict[str, Any]
+) -> None:
+    first = hunk_ids(review_json(capsys, repo, "a1b2c3", "--list"))[0]
+    for argv, needle in (
+        (["--accept", first, "--reject", first[:6]], "given to both --accept and --reject"),
+        (["--accept", ","], "--accept needs hunk ids"),
+        (["--list", "--commit"], "--list only prints"),
+    ):
+        code, _, err = run(capsys, "review", "a1b2c3", "--repo", str(repo), *argv)
+        assert code == ExitCode.BAD_ARGS and needle in err, argv
+    assert review_json(capsys, repo, "a1b2c3", "--list")["counts"]["pending"] == 3
 
 
 # -- merge -----------------------------------------------------------------------------------
@@ -467,6 +522,13 @@ def test_branches_lists_agents_and_other_cursorish_branches(
     manual = views["cursorish/manual"]
     assert (manual["agent_id"], manual["state"], manual["files"]) == (None, "-", 0)
     assert store.review("cursorish/a1b2c3") is None  # listing started no review
+
+
+def test_branches_without_any(capsys: pytest.CaptureFixture[str], repo: Path) -> None:
+    assert run(capsys, "branches", "--repo", str(repo))[:2] == (
+        0,
+        'no agent branches in this repository (run: cursorish --task "...")\n',
+    )
 
 
 def test_branches_shows_decisions_so_far(
