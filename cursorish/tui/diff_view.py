@@ -155,17 +155,25 @@ def _whole_file_text(vf: ViewFile) -> str:
         what = "mode change"
     else:
         what = "file change"
-    return f"{what}, decided as a whole"
+    return what
+
+
+_HUNK_KEYS = Binding.Group("hunk", compact=True)
+_FILE_KEYS = Binding.Group("file", compact=True)
 
 
 class DiffView(ScrollView, can_focus=True):
     """Files and hunks with line numbers, syntax highlighting and a cursor on one hunk."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,n", "next_hunk", "Next hunk"),
-        Binding("k,p", "prev_hunk", "Prev hunk"),
-        Binding("J,right_square_bracket", "next_file", "Next file", key_display="J"),
-        Binding("K,left_square_bracket", "prev_file", "Prev file", key_display="K"),
+        Binding("j,n", "next_hunk", "next hunk", key_display="j", group=_HUNK_KEYS),
+        Binding("k,p", "prev_hunk", "prev hunk", key_display="k", group=_HUNK_KEYS),
+        Binding(
+            "J,right_square_bracket", "next_file", "next file", key_display="J", group=_FILE_KEYS
+        ),
+        Binding(
+            "K,left_square_bracket", "prev_file", "prev file", key_display="K", group=_FILE_KEYS
+        ),
         Binding("down", "scroll_down", "Down", show=False),
         Binding("up", "scroll_up", "Up", show=False),
         Binding("pagedown,space", "page_down", "Page down", show=False),
@@ -342,7 +350,7 @@ class DiffView(ScrollView, can_focus=True):
                 flat = len(refs)
                 refs.append((fi, hi))
                 start = len(rows)
-                if hunk.whole_file:
+                if hunk.whole_file and not hunk.lines:
                     rows.append((_BINARY, fi, hi, -1))
                     row_hunk.append(flat)
                 elif not hunk.lines:
@@ -580,7 +588,11 @@ class DiffView(ScrollView, can_focus=True):
         state_style = self._state_style(hunk.state)
         bar = Segment("▶" if current else "▌", bg + state_style)
         marker = Segment(f" {_MARKERS.get(hunk.state, '•')} ", bg + state_style)
-        text = _whole_file_text(vf) if kind == _BINARY else _clean(hunk.header)
+        if hunk.whole_file:
+            what = _clean(hunk.header) if hunk.header else _whole_file_text(vf)
+            text = f"{what}, decided as a whole"
+        else:
+            text = _clean(hunk.header)
         label = hunk.state
         if hunk.reason:
             label += f": {_clean(hunk.reason)}"
