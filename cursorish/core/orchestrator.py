@@ -11,6 +11,8 @@ state: done, failed, cancelled, out of budget) the trailing checkpoints are squa
 agent's worktree only (`git reset --soft` + commit), into one final commit carrying the task,
 the summary and the status. So a `kill -9` loses at most the edit being written, the branch
 shows one commit per run once it ends, and `resume` continues in the same worktree and branch.
+Agent commits go through a private index file (`worktrees.agent_index_env`): the worktree's
+real index belongs to review (base + what the user accepted) and stays at the base otherwise.
 
 Nothing blocking runs on the event loop for long: git, provisioning and tools run in threads
 (`in_thread`, a pool sized for eight busy agents); store writes are short WAL transactions.
@@ -532,7 +534,7 @@ class Orchestrator:
     def _reattach_worktree(self, dest: Path, branch: str, agent_id: str) -> None:
         """Make sure the agent's worktree exists on its branch (re-adding it if it is gone)."""
         from cursorish.core.lifecycle import git_worktrees
-        from cursorish.gitops._git import GitError, run_git
+        from cursorish.gitops._git import NO_HOOKS, GitError, run_git
         from cursorish.gitops.repo import branch_exists
 
         known = git_worktrees(self.repo)
@@ -560,7 +562,9 @@ class Orchestrator:
                 )
         run_git(self.repo.root, "worktree", "prune")
         try:
-            run_git(self.repo.root, "worktree", "add", "--quiet", str(dest), branch)
+            run_git(
+                self.repo.root, "worktree", "add", "--quiet", str(dest), branch, config=NO_HOOKS
+            )
         except GitError as exc:
             raise CursorishError(
                 f"cannot re-create the worktree of agent {agent_id}: {exc.stderr.strip()}"
@@ -616,7 +620,7 @@ class Orchestrator:
 def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:
     from cursorish.gitops.worktrees import commit_paths
 
-    return commit_paths(dest, [path], message)
+    return commit_paths(dest, [path], message, private_index=True)
 
 
 def finalize_branch(dest: Path, base: str, message: str) -> str | None:
@@ -624,11 +628,13 @@ def finalize_branch(dest: Path, base: str, message: str) -> str | None:
 
     Only checkpoint commits are squashed (a commit the user made on the branch in review is
     kept). Returns the branch's final commit when the branch moved past `base`, else None.
+    Like every agent commit this goes through the agent's private index: the worktree's real
+    index is the review's (base + what the user accepted) and is never touched here.
     """
     from cursorish.gitops._git import git_out, run_git
     from cursorish.gitops.worktrees import commit_all, commit_staged
 
-    commit_all(dest, f"{CHECKPOINT_PREFIX} final")
+    commit_all(dest, f"{CHECKPOINT_PREFIX} final", private_index=True)
     _, out, _ = run_git(dest, "log", "--format=%H%x00%P%x00%s%x1e", f"{base}..HEAD")
     squash_to: str | None = None
     for record in out.decode("utf-8", "replace").split("\x1e"):
@@ -641,7 +647,7 @@ def finalize_branch(dest: Path, base: str, message: str) -> str | None:
         squash_to = parents
     if squash_to is not None:
         run_git(dest, "reset", "--soft", "--quiet", squash_to)
-        commit_staged(dest, message)
+        commit_staged(dest, message, private_index=True)
     head = git_out(dest, "rev-parse", "HEAD")
     return None if head == base else head
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 import threading
 import time
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from cursorish.gitops._git import NO_HOOKS, GitError, git_out, run_git, split_z
 from cursorish.gitops.repo import RepoInfo, branch_exists, rev_parse_commit
 
 BRANCH_PREFIX = "cursorish/"
+# The agent's own index file, in the worktree's git dir (see `agent_index_env`).
+AGENT_INDEX = "cursorish-agent-index"
 DEFAULT_AUTHOR = "cursorish <cursorish@localhost>"
 # Signing would prompt for a passphrase (or fail) in an unattended agent run.
 _COMMIT_CONFIG = (*NO_HOOKS, "-c", "commit.gpgsign=false")
@@ -224,8 +227,9 @@ def _identity_env(author: str) -> dict[str, str]:
     }
 
 
-def _check_agent_worktree(wt_path: Path) -> None:
-    """Refuse to commit in a main checkout or on a detached HEAD (a likely caller bug)."""
+def _check_agent_worktree(wt_path: Path) -> Path:
+    """Refuse to commit in a main checkout or on a detached HEAD (a likely caller bug);
+    returns the worktree's own git dir."""
     # One git process for all three facts: commits happen after every agent edit.
     out = git_out(
         wt_path, "rev-parse", "--git-dir", "--git-common-dir", "--symbolic-full-name", "HEAD"
@@ -239,21 +243,41 @@ def _check_agent_worktree(wt_path: Path) -> None:
         )
     if not head_ref.startswith("refs/heads/"):
         raise CursorishError(f"refusing to commit in {wt_path}: its HEAD is detached")
+    return git_dir
 
 
-def commit_staged(
-    wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR, checked: bool = False
-) -> str | None:
-    """Commit what is staged in the agent worktree; returns the sha, or None if nothing is.
+def agent_index_env(
+    wt_path: Path, *, git_dir: Path | None = None, sync: bool = True
+) -> dict[str, str]:
+    """The env (`GIT_INDEX_FILE`) of the agent's private index in the worktree's git dir.
 
-    Hooks and signing are off (module docstring); author and committer are set explicitly,
-    so this works without any git identity configured. `checked`: the caller already made
-    sure this is an agent worktree on a branch.
+    An agent commits through this index, never the worktree's real one: in review the real
+    index holds what the user accepted, and an agent committing through it would accept its
+    own edits. The private index starts as a copy of the real one (for its stat info: git
+    then re-hashes only changed files) and, with `sync`, is set to HEAD's tree first
+    (`read-tree -m`, which keeps stat info where the content matches), so a commit made on
+    the branch meanwhile (a review commit) is the starting point of the next agent commit.
     """
     wt_path = Path(wt_path)
-    if not checked:
-        _check_agent_worktree(wt_path)
-    status, _, _ = run_git(wt_path, "diff", "--cached", "--quiet", check=False)
+    if git_dir is None:
+        git_dir = Path(os.path.realpath(wt_path / git_out(wt_path, "rev-parse", "--git-dir")))
+    path = git_dir / AGENT_INDEX
+    env = {"GIT_INDEX_FILE": str(path)}
+    if not path.exists():
+        real = git_dir / "index"
+        if real.exists():
+            shutil.copyfile(real, path)
+        sync = True
+    if sync:
+        run_git(wt_path, "read-tree", "-m", "HEAD", env=env)
+    return env
+
+
+def _commit_index(
+    wt_path: Path, message: str, author: str, index_env: dict[str, str] | None
+) -> str | None:
+    env = dict(index_env or {})
+    status, _, _ = run_git(wt_path, "diff", "--cached", "--quiet", env=env, check=False)
     if status == 0:
         return None
     run_git(
@@ -264,30 +288,63 @@ def commit_staged(
         "--allow-empty-message",
         "-m",
         message,
-        env=_identity_env(author),
+        env={**env, **_identity_env(author)},
         config=_COMMIT_CONFIG,
     )
     return git_out(wt_path, "rev-parse", "HEAD")
 
 
-def commit_all(wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR) -> str | None:
-    """Stage everything in the agent worktree (respecting .gitignore) and commit it on the
-    worktree's branch; returns the commit sha, or None when there was nothing to commit."""
+def commit_staged(
+    wt_path: Path,
+    message: str,
+    *,
+    author: str = DEFAULT_AUTHOR,
+    checked: bool = False,
+    private_index: bool = False,
+) -> str | None:
+    """Commit what is staged in the agent worktree; returns the sha, or None if nothing is.
+
+    Hooks and signing are off (module docstring); author and committer are set explicitly,
+    so this works without any git identity configured. `checked`: the caller already made
+    sure this is an agent worktree on a branch. `private_index`: commit what is staged in the
+    agent's private index (`agent_index_env`, not re-synced) instead of the real index.
+    """
     wt_path = Path(wt_path)
-    _check_agent_worktree(wt_path)
-    run_git(wt_path, "add", "--all", "--", ".")
-    return commit_staged(wt_path, message, author=author, checked=True)
+    git_dir = None if checked else _check_agent_worktree(wt_path)
+    env = agent_index_env(wt_path, git_dir=git_dir, sync=False) if private_index else None
+    return _commit_index(wt_path, message, author, env)
+
+
+def commit_all(
+    wt_path: Path, message: str, *, author: str = DEFAULT_AUTHOR, private_index: bool = False
+) -> str | None:
+    """Stage everything in the agent worktree (respecting .gitignore) and commit it on the
+    worktree's branch; returns the commit sha, or None when there was nothing to commit.
+    `private_index`: stage and commit through the agent's private index (`agent_index_env`),
+    leaving the worktree's real index as it was."""
+    wt_path = Path(wt_path)
+    git_dir = _check_agent_worktree(wt_path)
+    env = agent_index_env(wt_path, git_dir=git_dir) if private_index else None
+    run_git(wt_path, "add", "--all", "--", ".", env=env)
+    return _commit_index(wt_path, message, author, env)
 
 
 def commit_paths(
-    wt_path: Path, paths: list[str], message: str, *, author: str = DEFAULT_AUTHOR
+    wt_path: Path,
+    paths: list[str],
+    message: str,
+    *,
+    author: str = DEFAULT_AUTHOR,
+    private_index: bool = False,
 ) -> str | None:
     """Stage just `paths` (changes, new files, deletions) and commit them: a checkpoint after an
     edit need not scan the whole worktree. Falls back to `commit_all` when git refuses a path
-    (an ignored file, say), so nothing on disk is left out of the commit."""
+    (an ignored file, say), so nothing on disk is left out of the commit. `private_index` as
+    in `commit_all`."""
     wt_path = Path(wt_path)
-    _check_agent_worktree(wt_path)
-    status, _, _ = run_git(wt_path, "add", "--all", "--", *paths, check=False)
+    git_dir = _check_agent_worktree(wt_path)
+    env = agent_index_env(wt_path, git_dir=git_dir) if private_index else None
+    status, _, _ = run_git(wt_path, "add", "--all", "--", *paths, env=env, check=False)
     if status != 0:
-        return commit_all(wt_path, message, author=author)
-    return commit_staged(wt_path, message, author=author, checked=True)
+        return commit_all(wt_path, message, author=author, private_index=private_index)
+    return _commit_index(wt_path, message, author, env)

@@ -14,7 +14,8 @@ from cursorish.gitops.repo import RepoInfo, open_repo
 from cursorish.gitops.worktrees import commit_all, create_worktree
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
-from tests.conftest import git, snapshot
+from tests.conftest import ServerFactory, git, snapshot
+from tests.core.agent_helpers import call, finish, run_tasks, settings_for
 
 MakeRepo = Callable[..., Path]
 
@@ -325,3 +326,57 @@ def test_is_whole_file() -> None:
     text = Hunk("1", "p", "@@ -1 +1 @@", 1, 1, 1, 1, (), b"")
     assert not is_whole_file(text)
     assert is_whole_file(Hunk("1", "p", "binary file changed", 0, 0, 0, 0, (), b""))
+
+
+# -- agents commit through a private index; review worktrees -----------------------------------
+
+
+def test_after_an_agent_run_every_change_is_pending(
+    repo: RepoInfo, store: Store, scripted_server: ServerFactory
+) -> None:
+    server = scripted_server(
+        [
+            call("edit_file", path="app.py", sketch=EDITED),
+            call("create_file", path="docs/new.md", content="# new\n"),
+            finish("edited"),
+        ]
+    )
+    (report,), _ = run_tasks(repo.root, ["improve"], settings_for(server))
+    assert report.status == "done" and report.commit is not None
+    wt = Path(report.worktree)
+    # One squashed commit on the branch; the worktree's real index still at the base.
+    assert git(wt, "rev-list", "--count", f"{report.base_commit}..HEAD").strip() == "1"
+    assert cached(wt, report.base_commit) == ""
+    session = ReviewSession.open(repo, store, report.agent_id)
+    assert session.worktree == wt
+    assert [(f.path, f.status) for f in session.files()] == [("app.py", "M"), ("docs/new.md", "A")]
+    assert session.counts() == {"pending": 3, "accepted": 0, "rejected": 0}
+
+
+def test_review_works_after_the_agent_worktree_is_gone(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    git(repo.root, "worktree", "remove", "--force", str(wt))
+    session = ReviewSession.open(repo, store, "a1b2c3")
+    assert session.worktree != wt and session.worktree.name.startswith("review-cursorish-a1b2c3")
+    assert (session.worktree / "app.py").read_text() == EDITED
+    assert session.counts()["pending"] == 2
+    # A second session re-uses that review worktree.
+    assert ReviewSession.open(repo, store, "a1b2c3").worktree == session.worktree
+
+
+def test_a_recreated_worktree_starts_from_the_last_review_commit(
+    repo: RepoInfo, store: Store
+) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode(), "lib/util.py": b"Y\n"})
+    session = ReviewSession.open(repo, store)
+    first, _second, util = pending_ids(session)
+    session.accept(first)
+    assert session.commit() is not None
+    session.accept(util)  # accepted after the commit, in a worktree about to disappear
+    git(repo.root, "worktree", "remove", "--force", str(wt))
+    again = ReviewSession.open(repo, store, "a1b2c3")
+    # The branch tip is the review commit: the first hunk is accepted, the others are gone
+    # with the old worktree (what was only in its files was never committed).
+    assert [d.hunk_id for d in again.decisions()] == [first]
+    assert "+LINE THREE" in cached(again.worktree, repo.head_commit)
+    assert again.counts() == {"pending": 0, "accepted": 1, "rejected": 0}

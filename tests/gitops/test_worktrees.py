@@ -154,6 +154,63 @@ def test_commit_paths_on_an_ignored_path_commits_nothing_and_does_not_fail(
     assert commit_all(dest, "everything") is None  # the same rule as a full commit
 
 
+def _index(dest: Path) -> tuple[bytes, int]:
+    path = Path(git(dest, "rev-parse", "--path-format=absolute", "--git-path", "index").strip())
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+def test_private_index_commits_leave_the_real_index_alone(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="d0d0d0", base_commit=info.head_commit, dest=dest)
+    real = _index(dest)
+    (dest / "src" / "app.py").write_text("def main():\n    return 3\n")
+    first = commit_paths(dest, ["src/app.py"], "checkpoint", private_index=True)
+    (dest / "new.py").write_text("n\n")
+    second = commit_all(dest, "final", private_index=True)
+    assert first is not None and second is not None
+    assert git(dest, "show", "--name-only", "--format=", second).split() == ["new.py"]
+    assert _index(dest) == real  # still the base: review sees every change as pending
+    assert git(dest, "diff", "--cached", info.head_commit) == ""
+    assert commit_all(dest, "nothing new", private_index=True) is None
+
+
+def test_private_index_starts_from_a_commit_made_meanwhile(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="d1d1d1", base_commit=info.head_commit, dest=dest)
+    (dest / "a.py").write_text("a\n")
+    (dest / "b.py").write_text("b\n")
+    assert commit_all(dest, "agent", private_index=True) is not None
+    # A review commit through the real index: only a.py accepted.
+    git(dest, "add", "a.py")
+    git(dest, "commit", "-q", "-m", "review")
+    (dest / "c.py").write_text("c\n")
+    sha = commit_paths(dest, ["c.py"], "checkpoint", private_index=True)
+    assert sha is not None
+    # b.py is not on the branch any more (the review commit left it out), c.py is new.
+    assert git(dest, "ls-tree", "--name-only", sha, "--", "a.py", "b.py", "c.py").split() == [
+        "a.py",
+        "c.py",
+    ]
+
+
+def test_commit_staged_with_the_private_index_commits_what_it_holds(
+    repo: Path, tmp_path: Path
+) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="d2d2d2", base_commit=info.head_commit, dest=dest)
+    (dest / "a.py").write_text("a\n")
+    tip = commit_all(dest, "checkpoint", private_index=True)
+    git(dest, "reset", "--soft", "--quiet", info.head_commit)  # what finalize_branch does
+    squashed = commit_staged(dest, "squashed", private_index=True)
+    assert squashed is not None and squashed != tip
+    assert git(dest, "rev-parse", f"{squashed}^{{tree}}") == git(
+        dest, "rev-parse", f"{tip}^{{tree}}"
+    )
+
+
 def test_commit_refuses_the_main_checkout(repo: Path) -> None:
     before = snapshot(repo)
     with pytest.raises(CursorishError, match="main checkout"):
