@@ -91,8 +91,9 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     if mode != "json":
         print("\nHow to review what the agents did:")
         print(f"  cd {target}")
-        print("  git branch --list 'cursorish/*'")
+        print("  cursorish                              # the app: agents, transcripts, review")
+        print("  cursorish branches                     # agent branches, diffstat, decisions")
         for agent in agents:
-            print(f"  git log -p main..{agent['branch']}      # or: cursorish log {agent['id']}")
-        print("  git merge <branch>                     # keep one")
+            print(f"  cursorish review {agent['branch']}   # hunk by hunk (or: git log -p main..)")
+        print("  cursorish merge <branch>               # bring what you accepted into main")
     return code
