@@ -20,7 +20,7 @@ from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -36,6 +36,7 @@ from cursorish.tui.watch import WorktreeWatcher
 
 Revise = Callable[[str], Awaitable[None]]
 
+_PALETTE_HINT_MIN_WIDTH = 100
 _HEADER_RE = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)")
 
 
@@ -131,7 +132,7 @@ def _summary(files: list[ViewFile]) -> str:
     added = sum(f.added for f in files)
     deleted = sum(f.deleted for f in files)
     return (
-        f"{len(files)} files +{added} -{deleted} · {pending} pending · "
+        f"{len(files)} file{'s' * (len(files) != 1)} +{added} -{deleted} · {pending} pending · "
         f"{accepted} accepted · {rejected} rejected"
     )
 
@@ -244,6 +245,11 @@ class _ReviewBase(Screen[None]):
             if side.watcher is not None:
                 side.watcher.stop()
                 side.watcher = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Below 100 columns the decision keys need the whole footer; ctrl+p still works.
+        for footer in self.query(Footer):
+            footer.show_command_palette = event.size.width >= _PALETTE_HINT_MIN_WIDTH
 
     def _worktree_changed(self, side: _Side) -> None:
         # Called from the watcher's timer thread.

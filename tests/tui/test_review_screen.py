@@ -287,3 +287,19 @@ def test_compare_takes_a_hunk_from_the_right_side(tmp_path: Path) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 def test_review_screen_snapshot(snap_compare: Any, session: ReviewSession, size: Any) -> None:
     assert snap_compare(review_app(session), terminal_size=size)
+
+
+def test_review_screen_snapshot_light_theme(snap_compare: Any, session: ReviewSession) -> None:
+    async def light(pilot: Pilot[int]) -> None:
+        pilot.app.theme = "textual-light"
+        await pilot.press("j", "a")  # an accepted hunk, the cursor on the next one
+
+    assert snap_compare(review_app(session), terminal_size=(100, 30), run_before=light)
+
+
+def test_compare_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    root = create_repo(tmp_path / "r", {"app.py": APP})
+    _feature(root, "try-a", {"app.py": APP.replace("x + 3", "x + 30")})
+    _feature(root, "try-b", {"app.py": APP.replace("x + 3", "x + 300").replace("x + 9", "x")})
+    app = compare_app(_open(root, "try-a"), _open(root, "try-b"))
+    assert snap_compare(app, terminal_size=(160, 50))
