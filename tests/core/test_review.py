@@ -3,6 +3,7 @@ reject, undo, commit, decisions, feedback; the user's checkout stays byte-for-by
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -380,3 +381,280 @@ def test_a_recreated_worktree_starts_from_the_last_review_commit(
     assert [d.hunk_id for d in again.decisions()] == [first]
     assert "+LINE THREE" in cached(again.worktree, repo.head_commit)
     assert again.counts() == {"pending": 0, "accepted": 1, "rejected": 0}
+
+
+# -- edge cases ------------------------------------------------------------------------------
+
+
+def index_blob(wt: Path, path: str) -> bytes | None:
+    """The bytes W's index holds for `path` (None when it holds none)."""
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "cat-file", "blob", f":{path}"], cwd=wt, capture_output=True, check=False
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def edge_repo(tmp_path: Path, make_repo: MakeRepo, files: dict[str, bytes]) -> RepoInfo:
+    root = make_repo(tmp_path, {}, name="edge", commit=False)
+    for rel, data in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial")
+    return open_repo(root)
+
+
+def one_pending(session: ReviewSession, path: str) -> str:
+    (hunk_id,) = pending_ids(session, path)
+    return hunk_id
+
+
+def test_new_file_accept_reject_undo(repo: RepoInfo, store: Store) -> None:
+    content = b"brand new\r\nwith crlf\r\n\xff\xfe not utf-8\nno newline at end"
+    wt = make_agent(repo, store, {"pkg/new.py": content})
+    session = ReviewSession.open(repo, store)
+    (f,) = session.files()
+    assert (f.path, f.status, f.pending is not None) == ("pkg/new.py", "A", True)
+    hunk_id = one_pending(session, "pkg/new.py")
+    session.accept(hunk_id)
+    assert index_blob(wt, "pkg/new.py") == content
+    assert session.files()[0].accepted is not None and session.counts()["pending"] == 0
+    session.undo()
+    assert index_blob(wt, "pkg/new.py") is None
+    session.reject(hunk_id, "not wanted")
+    assert not (wt / "pkg/new.py").exists() and session.files() == []
+    session.undo()
+    assert (wt / "pkg/new.py").read_bytes() == content
+
+
+def test_deleted_file_accept_reject_undo(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"README.md": None})
+    session = ReviewSession.open(repo, store)
+    (f,) = session.files()
+    assert (f.path, f.status) == ("README.md", "D")
+    hunk_id = one_pending(session, "README.md")
+    session.accept(hunk_id)
+    assert index_blob(wt, "README.md") is None and not (wt / "README.md").exists()
+    session.undo()
+    assert index_blob(wt, "README.md") == b"demo\n"
+    session.reject(hunk_id)
+    assert (wt / "README.md").read_bytes() == b"demo\n" and session.files() == []
+    session.undo()
+    assert not (wt / "README.md").exists()
+
+
+def test_rename_with_edits(tmp_path: Path, make_repo: MakeRepo) -> None:
+    body = "".join(f"row {i}\n" for i in range(1, 41)).encode()
+    repo = edge_repo(tmp_path, make_repo, {"old name.txt": body})
+    store = Store.for_repo(repo.git_common_dir)
+    edited = body.replace(b"row 2\n", b"ROW TWO\n").replace(b"row 38\n", b"ROW 38\n")
+    wt = make_agent(repo, store, {"old name.txt": None, "new name.txt": edited})
+    session = ReviewSession.open(repo, store)
+    (f,) = session.files()
+    assert (f.path, f.old_path, f.status) == ("new name.txt", "old name.txt", "R")
+    first, second = pending_ids(session)
+    # Rejecting content keeps the rename pending as a whole-file decision of its own.
+    session.reject(second, "keep row 38")
+    (f,) = session.files()
+    assert f.status == "R" and [h.id for h in f.pending.hunks] == [first]  # type: ignore[union-attr]
+    session.accept(first)  # carries the rename into the index
+    assert index_blob(wt, "old name.txt") is None
+    assert index_blob(wt, "new name.txt") == body.replace(b"row 2\n", b"ROW TWO\n")
+    assert session.counts()["pending"] == 0
+    assert session.undo() is not None and session.undo() is not None
+    assert (wt / "new name.txt").read_bytes() == edited and index_blob(wt, "old name.txt") == body
+    # Rejecting the whole file puts the old name back, byte for byte.
+    decided = session.reject_file("new name.txt", "no rename")
+    assert len(decided) == 3 and decided[-1].header == "renamed from old name.txt"
+    assert (wt / "old name.txt").read_bytes() == body and not (wt / "new name.txt").exists()
+    assert session.files() == []
+    for _ in decided:
+        session.undo()
+    assert (wt / "new name.txt").read_bytes() == edited and not (wt / "old name.txt").exists()
+    decided = session.accept_file("old name.txt")
+    assert len(decided) == 2 and index_blob(wt, "new name.txt") == edited
+
+
+def test_pure_rename_is_one_whole_file_decision(tmp_path: Path, make_repo: MakeRepo) -> None:
+    repo = edge_repo(tmp_path, make_repo, {"a.txt": b"same\n" * 5})
+    store = Store.for_repo(repo.git_common_dir)
+    wt = make_agent(repo, store, {"a.txt": None, "b.txt": b"same\n" * 5})
+    session = ReviewSession.open(repo, store)
+    (f,) = session.files()
+    assert (f.path, f.old_path, f.status) == ("b.txt", "a.txt", "R")
+    assert f.pending is not None
+    (hunk,) = f.pending.hunks
+    assert is_whole_file(hunk) and hunk.header == "renamed from a.txt"
+    session.accept(hunk.id)
+    assert index_blob(wt, "b.txt") == b"same\n" * 5 and index_blob(wt, "a.txt") is None
+
+
+def test_binary_file_is_decided_whole_and_round_trips(tmp_path: Path, make_repo: MakeRepo) -> None:
+    old = bytes(range(256)) * 8
+    new = bytes(reversed(range(256))) * 9 + b"\0tail"
+    repo = edge_repo(tmp_path, make_repo, {"img.bin": old, "text.txt": b"t\n"})
+    store = Store.for_repo(repo.git_common_dir)
+    wt = make_agent(repo, store, {"img.bin": new, "added.bin": b"\0\1\2\3" * 100})
+    session = ReviewSession.open(repo, store)
+    files = {f.path: f for f in session.files()}
+    assert files["img.bin"].binary and files["added.bin"].status == "A"
+    (hunk,) = files["img.bin"].pending.hunks  # type: ignore[union-attr]
+    assert is_whole_file(hunk) and hunk.header == "binary file changed"
+    session.accept(hunk.id)
+    assert index_blob(wt, "img.bin") == new
+    session.undo()
+    assert index_blob(wt, "img.bin") == old
+    session.reject(hunk.id, "keep the old picture")
+    assert (wt / "img.bin").read_bytes() == old
+    assert "(the whole file: binary file changed)" in session.feedback()
+    session.undo()
+    assert (wt / "img.bin").read_bytes() == new
+    added = one_pending(session, "added.bin")
+    session.reject(added)
+    assert not (wt / "added.bin").exists()
+    session.undo()
+    assert (wt / "added.bin").read_bytes() == b"\0\1\2\3" * 100
+
+
+def test_mode_change_and_empty_files_are_whole_file(tmp_path: Path, make_repo: MakeRepo) -> None:
+    repo = edge_repo(tmp_path, make_repo, {"run.sh": b"echo hi\n", "gone.txt": b""})
+    store = Store.for_repo(repo.git_common_dir)
+    wt = make_agent(repo, store, {"gone.txt": None}, commit=False)
+    (wt / "run.sh").write_bytes(b"echo hello\n")
+    (wt / "run.sh").chmod(0o755)
+    commit_all(wt, "agent")
+    session = ReviewSession.open(repo, store)
+    pending = {f.path: f.pending.hunks for f in session.files() if f.pending}
+    assert {path: [h.header for h in hunks] for path, hunks in pending.items()} == {
+        "gone.txt": ["deleted empty file"],
+        "run.sh": ["mode change 100644 -> 100755"],
+    }
+    (mode_hunk,) = pending["run.sh"]
+    assert [line.text for line in mode_hunk.lines if line.kind == "+"] == ["echo hello"]
+    session.reject(mode_hunk.id)
+    assert (wt / "run.sh").read_bytes() == b"echo hi\n" and not os.access(wt / "run.sh", os.X_OK)
+    session.undo()
+    assert os.access(wt / "run.sh", os.X_OK)
+    assert len(session.accept_all()) == 2
+    assert git(wt, "ls-files", "-s", "run.sh").startswith("100755")
+    assert index_blob(wt, "gone.txt") is None
+
+
+def test_new_empty_file_is_one_whole_file_decision(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"empty.txt": b""})
+    session = ReviewSession.open(repo, store)
+    (f,) = session.files()
+    assert f.pending is not None and [h.header for h in f.pending.hunks] == ["new empty file"]
+    session.reject(f.pending.hunks[0].id)
+    assert not (wt / "empty.txt").exists()
+    session.undo()
+    session.accept(f.pending.hunks[0].id)
+    assert index_blob(wt, "empty.txt") == b""
+
+
+CRLF = b"".join(b"line %d\r\n" % i for i in range(1, 21)) + b"caf\xe9 latin-1\r\nlast"
+
+
+def test_crlf_and_non_utf8_round_trip_exactly(tmp_path: Path, make_repo: MakeRepo) -> None:
+    repo = edge_repo(tmp_path, make_repo, {"dos.txt": CRLF})
+    store = Store.for_repo(repo.git_common_dir)
+    edited = CRLF.replace(b"line 2\r\n", b"LINE \xff\xfe 2\r\n").replace(b"last", b"last!\r\n")
+    wt = make_agent(repo, store, {"dos.txt": edited})
+    session = ReviewSession.open(repo, store)
+    first, second = pending_ids(session)
+    hunk = session.find(first)[1]
+    assert any(line.text == "LINE \udcff\udcfe 2" for line in hunk.lines)  # display text
+    session.accept(first)
+    assert index_blob(wt, "dos.txt") == CRLF.replace(b"line 2\r\n", b"LINE \xff\xfe 2\r\n")
+    session.reject(second)
+    assert (wt / "dos.txt").read_bytes() == CRLF.replace(b"line 2\r\n", b"LINE \xff\xfe 2\r\n")
+    session.undo()
+    assert (wt / "dos.txt").read_bytes() == edited
+    session.undo()
+    assert index_blob(wt, "dos.txt") == CRLF
+    session.accept_all()
+    sha = session.commit()
+    assert sha is not None
+    assert subprocess_bytes(repo.root, "show", f"{sha}:dos.txt") == edited
+
+
+def subprocess_bytes(cwd: Path, *args: str) -> bytes:
+    import subprocess
+
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=True).stdout
+
+
+BLOCK = [f"    x{i}\n" for i in range(8)]
+
+
+def test_whole_file_decisions_place_identical_hunks_exactly(
+    tmp_path: Path, make_repo: MakeRepo
+) -> None:
+    """Four identical blocks; the first edit adds ten lines, the last two are identical
+    edits: each hunk must land where it belongs, not on a look-alike block nearby."""
+    base = "".join(BLOCK * 4).encode()
+    blocks = [list(BLOCK) for _ in range(4)]
+    blocks[2][4] = blocks[3][4] = "    CHANGED\n"
+    edited = (
+        "".join(f"new {i}\n" for i in range(10))
+        + "".join(line for block in blocks for line in block)
+    ).encode()
+    repo = edge_repo(tmp_path, make_repo, {"blocks.py": base})
+    store = Store.for_repo(repo.git_common_dir)
+    wt = make_agent(repo, store, {"blocks.py": edited})
+    session = ReviewSession.open(repo, store)
+    assert len(pending_ids(session)) == 3
+    session.accept_file("blocks.py")
+    assert index_blob(wt, "blocks.py") == edited
+    states = []
+    for _ in range(3):
+        session.undo()
+        states.append(index_blob(wt, "blocks.py"))
+    assert states[-1] == base and len(set(states)) == 3
+    session.reject_file("blocks.py", "no")
+    assert (wt / "blocks.py").read_bytes() == base
+    for _ in range(3):
+        session.undo()
+    assert (wt / "blocks.py").read_bytes() == edited
+
+
+def test_undo_that_no_longer_applies_changes_nothing(repo: RepoInfo, store: Store) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store)
+    first, _ = pending_ids(session)
+    session.reject(first, "no")
+    # The user rewrites that region in their editor; the rejected lines cannot come back.
+    text = (wt / "app.py").read_text().replace("line 2\nline 3\nline 4\n", "rewritten\n")
+    (wt / "app.py").write_text(text)
+    index = git(wt, "ls-files", "-s")
+    with pytest.raises(CursorishError, match="cannot undo the rejection of hunk") as info:
+        session.undo()
+    assert info.value.exit_code == ExitCode.BAD_ARGS
+    assert (wt / "app.py").read_text() == text and git(wt, "ls-files", "-s") == index
+    assert [d.hunk_id for d in session.decisions()] == [first]
+
+
+def test_every_edge_case_leaves_the_users_checkout_untouched(
+    tmp_path: Path, make_repo: MakeRepo
+) -> None:
+    repo = edge_repo(
+        tmp_path, make_repo, {"dos.txt": CRLF, "img.bin": b"\0" * 64, "a b.txt": b"x\n"}
+    )
+    (repo.root / "wip.txt").write_text("the user's own untracked work\n")
+    store = Store.for_repo(repo.git_common_dir)
+    make_agent(
+        repo,
+        store,
+        {"dos.txt": CRLF + b"\r\nmore", "img.bin": b"\1" * 64, "a b.txt": None, "c d.txt": b"x\n"},
+    )
+    user = snapshot(repo.root)
+    session = ReviewSession.open(repo, store)
+    ids = pending_ids(session)
+    session.reject(ids[0], "no")
+    session.accept_all()
+    session.commit()
+    session.undo()
+    session.commit()
+    assert snapshot(repo.root) == user
