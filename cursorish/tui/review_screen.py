@@ -25,6 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -212,8 +213,13 @@ class _ReviewBase(Screen[None]):
     def _side_changed(self, side: _Side, files: list[ViewFile]) -> None:
         """Called after a side's files were read again."""
 
-    def _say(self, message: str, *, error: bool = False) -> None:
-        self.notify(message, severity="error" if error else "information", timeout=4)
+    def _say(
+        self, message: str, severity: SeverityLevel = "information", toast: bool = True
+    ) -> None:
+        """Tell the user; information goes to a toast only when `toast` (ReviewScreen also
+        shows every message in its status line)."""
+        if toast or severity != "information":
+            self.notify(message, severity=severity, timeout=4)
 
     # -- sides ----------------------------------------------------------------------------
 
@@ -235,7 +241,7 @@ class _ReviewBase(Screen[None]):
             try:
                 watcher.start()
             except OSError as exc:  # e.g. inotify watch limit reached
-                self._say(f"not watching {side.session.worktree}: {exc}", error=True)
+                self._say(f"not watching {side.session.worktree}: {exc}", "warning")
                 continue
             side.watcher = watcher
         self._sides[0].view.focus()
@@ -269,7 +275,7 @@ class _ReviewBase(Screen[None]):
             try:
                 files = session_view_files(s.session.files(), s.session.decisions())
             except CursorishError as exc:
-                self._say(str(exc), error=True)
+                self._say(str(exc), "error")
                 continue
             s.view.set_files(files)
             self._side_changed(s, files)
@@ -280,7 +286,7 @@ class _ReviewBase(Screen[None]):
         side = self.active
         current = side.view.current
         if current is None:
-            self._say("nothing to decide here", error=True)
+            self._say("nothing to decide here", "warning")
             return None
         return side, current[0], current[1]
 
@@ -290,7 +296,7 @@ class _ReviewBase(Screen[None]):
             return None
         side, _, hunk = picked
         if hunk.state != PENDING:
-            self._say(f"this hunk is already {hunk.state} (u undoes the last decision)", error=True)
+            self._say(f"this hunk is already {hunk.state} (u undoes the last decision)", "warning")
             return None
         session = side.session
         try:
@@ -299,7 +305,7 @@ class _ReviewBase(Screen[None]):
             else:
                 decision = session.reject(hunk.id, reason)
         except CursorishError as exc:
-            self._say(str(exc), error=True)
+            self._say(str(exc), "error")
             self.reload(side)
             return None
         self._after_decision(side)
@@ -324,7 +330,7 @@ class _ReviewBase(Screen[None]):
             return
         _, vf, hunk = picked
         if hunk.state != PENDING:
-            self._say(f"this hunk is already {hunk.state}", error=True)
+            self._say(f"this hunk is already {hunk.state}", "warning")
             return
         what = f"{vf.path} {hunk.header.split(' @@')[0]}@@" if hunk.header else vf.path
         self.app.push_screen(ReasonScreen(what), self._reason_given)
@@ -349,7 +355,7 @@ class _ReviewBase(Screen[None]):
             else:
                 done = side.session.reject_file(vf.path)
         except CursorishError as exc:
-            self._say(str(exc), error=True)
+            self._say(str(exc), "error")
             self.reload(side)
             return
         self._say(f"{verb}ed {len(done)} hunk{'s' * (len(done) != 1)} of {vf.path}")
@@ -366,7 +372,7 @@ class _ReviewBase(Screen[None]):
         try:
             decision = side.session.undo()
         except CursorishError as exc:
-            self._say(str(exc), error=True)
+            self._say(str(exc), "error")
             return
         if decision is None:
             self._say("nothing to undo")
@@ -380,13 +386,13 @@ class _ReviewBase(Screen[None]):
         try:
             sha = side.session.commit()
         except CursorishError as exc:
-            self._say(str(exc), error=True)
+            self._say(str(exc), "error")
             return
         if sha is None:
-            self._say("nothing accepted to commit", error=True)
+            self._say("nothing accepted to commit", "warning")
             return
         self.reload(side)
-        self._say(f"committed {sha[:12]} on {side.session.branch}")
+        self._say(f"committed {sha[:12]} on {side.session.branch}", toast=True)
 
     def action_refresh(self) -> None:
         self.reload()
@@ -440,10 +446,12 @@ class ReviewScreen(_ReviewBase):
     def status_text(self) -> str:
         return str(self.query_one("#review-status", Static).content)
 
-    def _say(self, message: str, *, error: bool = False) -> None:
+    def _say(
+        self, message: str, severity: SeverityLevel = "information", toast: bool = False
+    ) -> None:
         self._notice = message
         self._update_status()
-        super()._say(message, error=error)
+        super()._say(message, severity, toast)
 
     def _update_status(self) -> None:
         parts = [_summary(self.view.files)]
@@ -481,7 +489,7 @@ class ReviewScreen(_ReviewBase):
         try:
             feedback = self.session.feedback()
         except CursorishError as exc:
-            self._say(str(exc), error=True)
+            self._say(str(exc), "error")
             return
         if feedback:
             self.run_worker(self._run_revise(feedback), group="revise", exit_on_error=False)
@@ -489,17 +497,17 @@ class ReviewScreen(_ReviewBase):
     async def _run_revise(self, feedback: str) -> None:
         assert self._revise is not None
         self.revising = True
-        self._say("feedback sent; the agent is revising")
+        self._say("feedback sent; the agent is revising", toast=True)
         try:
             await self._revise(feedback)
         except Exception as exc:
             self.revising = False
-            self._say(f"revision failed: {exc}", error=True)
+            self._say(f"revision failed: {exc}", "error")
         else:
             self.revising = False
             self.reload()
             pending = sum(f.count(PENDING) for f in self.view.files)
-            self._say(f"the agent revised: {pending} pending hunks")
+            self._say(f"the agent revised: {pending} pending hunks", toast=True)
 
 
 def _file_option(index: int, vf: ViewFile) -> Option:

@@ -9,6 +9,7 @@ second stale. Anything under `.git` is ignored, and so are reads (open / close w
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -18,6 +19,15 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 _IGNORED_TYPES = frozenset({"opened", "closed_no_write"})
+
+
+def _not_stop_race(record: logging.LogRecord) -> bool:
+    # watchdog logs this as an error when an event arrives while the observer is stopping
+    # (a benign race in its inotify emitter); on a terminal it would print over the app.
+    return "called when the thread is inactive" not in record.getMessage()
+
+
+logging.getLogger("watchdog.observers.inotify").addFilter(_not_stop_race)
 
 
 def _is_ignored(root: Path, raw: bytes | str) -> bool:

@@ -245,3 +245,20 @@ def test_a_5000_line_diff_draws_only_the_visible_rows() -> None:
 def test_measure_open_reports_the_time_to_first_frame() -> None:
     seconds = measure_open(synthetic_diff(5000), size=(120, 40))
     assert 0 < seconds < 60  # timing is not asserted (noisy machine); it must just run
+
+
+def test_long_lines_scroll_sideways_under_a_fixed_gutter(tmp_path: Path) -> None:
+    long_line = "x = [" + ", ".join(str(i) for i in range(60)) + "]  # END\n"
+    root = create_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    (root / "a.py").write_text(long_line)
+
+    async def body(pilot: Pilot[None], view: DiffView) -> None:
+        assert "# END" not in screen_text(pilot.app)
+        view.scroll_to(x=view.max_scroll_x, animate=False, immediate=True)
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "# END" in text
+        row = next(line for line in text.splitlines() if "# END" in line)
+        assert row.startswith("▌      1 + ")  # gutter and sign stay put
+
+    _run(view_files(diff_files(root)), body, size=(60, 12))
