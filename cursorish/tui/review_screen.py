@@ -423,6 +423,7 @@ class ReviewScreen(_ReviewBase):
         self.session = session
         self._revise = revise
         self.revising = False
+        self._leave_anyway = False
         self._notice = ""
         self._sides = [_Side(session, DiffView(id="review-diff"))]
 
@@ -450,7 +451,8 @@ class ReviewScreen(_ReviewBase):
         self, message: str, severity: SeverityLevel = "information", toast: bool = False
     ) -> None:
         self._notice = message
-        self._update_status()
+        if self.is_attached:
+            self._update_status()
         super()._say(message, severity, toast)
 
     def _update_status(self) -> None:
@@ -486,28 +488,43 @@ class ReviewScreen(_ReviewBase):
     def _rejected_with_reason(self, side: _Side) -> None:
         if self._revise is None:
             return
+        if self.revising:
+            self._say("reason noted: it goes to the agent when this revision ends")
+            return
         try:
             feedback = self.session.feedback()
         except CursorishError as exc:
             self._say(str(exc), "error")
             return
         if feedback:
-            self.run_worker(self._run_revise(feedback), group="revise", exit_on_error=False)
+            # On the app, not the screen: leaving the review must not cancel the agent's run.
+            self.app.run_worker(self._run_revise(feedback), group="revise", exit_on_error=False)
 
     async def _run_revise(self, feedback: str) -> None:
         assert self._revise is not None
         self.revising = True
         self._say("feedback sent; the agent is revising", toast=True)
         try:
-            await self._revise(feedback)
-        except Exception as exc:
+            while feedback:
+                await self._revise(feedback)
+                # Reasons given while it worked go in the next round.
+                feedback = self.session.feedback()
+        except Exception as exc:  # whatever stopped the agent is shown, the review goes on
             self.revising = False
             self._say(f"revision failed: {exc}", "error")
-        else:
-            self.revising = False
+            return
+        self.revising = False
+        if self.is_attached:
             self.reload()
-            pending = sum(f.count(PENDING) for f in self.view.files)
-            self._say(f"the agent revised: {pending} pending hunks", toast=True)
+        pending = self.session.counts().get(PENDING, 0)
+        self._say(f"the agent revised its work: {pending} pending hunks", toast=True)
+
+    def action_close(self) -> None:
+        if self.revising and not self._leave_anyway:
+            self._leave_anyway = True
+            self._say("the agent is still revising: q again to leave anyway", "warning")
+            return
+        super().action_close()
 
 
 def _file_option(index: int, vf: ViewFile) -> Option:

@@ -143,6 +143,41 @@ def test_reject_with_reason_goes_to_the_agent_and_its_revision_appears(
     _run(review_app(session, revise=revise), body)
 
 
+def test_reasons_given_while_the_agent_revises_go_in_the_next_round(
+    session: ReviewSession,
+) -> None:
+    received: list[str] = []
+    release = asyncio.Event()
+
+    async def revise(feedback: str) -> None:
+        received.append(feedback)
+        if len(received) == 1:
+            await release.wait()
+
+    async def body(pilot: Pilot[int]) -> None:
+        screen = _screen(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press(*"first reason", "enter")
+        await pilot.pause()
+        assert screen.revising and "agent is revising" in screen.status_text
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press(*"second reason", "enter")
+        await pilot.pause()
+        assert len(received) == 1  # not sent while the agent works
+        await pilot.press("q")  # leaving is refused once while it works
+        assert pilot.app.screen is screen and "q again" in screen.status_text
+        release.set()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(received) == 2
+        assert "second reason" in received[1] and "first reason" not in received[1]
+        assert not screen.revising
+
+    _run(review_app(session, revise=revise), body)
+
+
 def test_escape_in_the_reason_box_rejects_nothing(session: ReviewSession) -> None:
     async def body(pilot: Pilot[int]) -> None:
         await pilot.press("r")
