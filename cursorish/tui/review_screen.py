@@ -110,9 +110,10 @@ def session_view_files(files: list[ReviewFile], decisions: list[Decision]) -> li
 
 def _view_file(rf: ReviewFile, rejected: list[Decision]) -> ViewFile:
     # Accepted hunks are base -> index and pending ones index -> worktree: both are placed by
-    # their line number in the index version, the one coordinate they share.
+    # their line number in the index version, the one coordinate they share. At one place, a
+    # rejected hunk comes before the pending one that replaced it (an agent's revision).
     keyed: list[tuple[int, int, ViewHunk]] = []
-    for order, (state, diff) in enumerate(((ACCEPTED, rf.accepted), (PENDING, rf.pending))):
+    for order, (state, diff) in ((0, (ACCEPTED, rf.accepted)), (2, (PENDING, rf.pending))):
         if diff is None:
             continue
         for h in diff.hunks:
@@ -121,7 +122,7 @@ def _view_file(rf: ReviewFile, rejected: list[Decision]) -> ViewFile:
             keyed.append((where, order, hunk))
     for d in rejected:
         hunk = ViewHunk(d.hunk_id, d.header, REJECTED, (), d.reason)
-        keyed.append((_start(d.header, 1), 2, hunk))
+        keyed.append((_start(d.header, 1), 1, hunk))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return ViewFile(rf.path, rf.old_path, rf.status, rf.binary, tuple(h for _, _, h in keyed))
 
