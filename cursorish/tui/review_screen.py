@@ -228,7 +228,7 @@ class _ReviewBase(Screen[None]):
     def active(self) -> _Side:
         return self._sides[self._active]
 
-    def on_descendant_focus(self, event: object) -> None:
+    def on_descendant_focus(self, _event: events.DescendantFocus) -> None:
         for i, side in enumerate(self._sides):
             if side.view.has_focus:
                 self._active = i
