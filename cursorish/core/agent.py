@@ -338,6 +338,7 @@ class Agent:
                 self.agent_id,
                 {
                     "step": step,
+                    "content": (reply.content or "")[:4000],
                     "tool_calls": [c.name for c in reply.tool_calls],
                     "prompt_tokens": u.prompt_tokens,
                     "completion_tokens": u.completion_tokens,
@@ -355,7 +356,12 @@ class Agent:
             Event(
                 "tool_call",
                 self.agent_id,
-                {"tool": name, "arguments": arguments[:500], "target": _target(arguments)},
+                {
+                    "tool": name,
+                    "call_id": call_id,
+                    "arguments": arguments[:500],
+                    "target": _target(arguments),
+                },
             )
         )
         started = time.perf_counter()
@@ -385,7 +391,13 @@ class Agent:
             Event(
                 "tool_result",
                 self.agent_id,
-                {"tool": name, "ok": result.ok, "result": result.text[:300], "ms": elapsed},
+                {
+                    "tool": name,
+                    "call_id": call_id,
+                    "ok": result.ok,
+                    "result": result.text[:300],
+                    "ms": elapsed,
+                },
             )
         )
         return result

@@ -30,6 +30,7 @@ from cursorish.errors import CursorishError
 MAX_READ_LINES = 2000
 MAX_EDIT_BYTES = 2_000_000
 MAX_LIST = 500
+APPLY_PROGRESS_S = 0.05  # at most one apply_progress event per agent this often
 
 
 def _fn(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -294,12 +295,18 @@ class ToolBox:
         original = data.decode("utf-8", "surrogateescape")
         self.ctx.emit(Event("applying", self.ctx.agent_id, {"path": name}))
         started = time.perf_counter()
+        progress = _ApplyProgress(self.ctx, name)
         try:
-            outcome = apply_sketch(original, sketch, path=name, engine=self.ctx.apply_engine)
+            outcome = apply_sketch(
+                original, sketch, path=name, engine=self.ctx.apply_engine, on_token=progress
+            )
         except CursorishError as exc:
+            progress.flush()
             outcome_text, ok = f"error: {exc.message}", False
             self._record_apply(name, "error", "error", exc.message, sketch, started)
+            self._apply_done(name, "error", "", started)
             return ToolResult(outcome_text, ok=ok)
+        progress.flush()
         if not isinstance(outcome, Merged):
             self._record_apply(
                 name, outcome.engine, "refused", outcome.reason, sketch, started, outcome
@@ -307,6 +314,7 @@ class ToolBox:
             self.ctx.emit(
                 Event("apply_refused", self.ctx.agent_id, {"path": name, "reason": outcome.reason})
             )
+            self._apply_done(name, "refused", outcome.engine, started)
             return ToolResult(
                 f"edit of {name} refused: {outcome.reason}\nThe file is unchanged. Resend the "
                 "edit with more unchanged lines around each change (or SEARCH/REPLACE blocks).",
@@ -314,6 +322,7 @@ class ToolBox:
             )
         self._record_apply(name, outcome.engine, "merged", "", sketch, started, outcome)
         if outcome.text == original:
+            self._apply_done(name, "unchanged", outcome.engine, started)
             return ToolResult(f"no change: {name} already matches the sketch")
         write_atomic(path, outcome.text.encode("utf-8", "surrogateescape"))
         diff = _short_diff(original, outcome.text, name)
@@ -326,11 +335,23 @@ class ToolBox:
                 {"path": name, "added": added, "removed": removed, "engine": outcome.engine},
             )
         )
+        self._apply_done(name, "merged", outcome.engine, started)
         shown = "\n".join(diff[:200]) + ("\n... diff cut off" if len(diff) > 200 else "")
         return ToolResult(
             f"applied to {name} (+{added} -{removed}, {outcome.engine}/{outcome.sketch_format}):\n"
             f"{shown}",
             changed_path=name,
+        )
+
+    def _apply_done(self, name: str, outcome: str, engine: str, started: float) -> None:
+        """The apply step of an edit ended (front ends close its progress display)."""
+        ms = round((time.perf_counter() - started) * 1000, 1)
+        self.ctx.emit(
+            Event(
+                "apply_done",
+                self.ctx.agent_id,
+                {"path": name, "outcome": outcome, "engine": engine, "ms": ms},
+            )
         )
 
     def _record_apply(
@@ -414,6 +435,39 @@ class ToolBox:
         if status not in ("done", "gave_up"):
             return ToolResult("error: status must be 'done' or 'gave_up'", ok=False)
         return ToolResult("finished", finished=True, finish_status=status, summary=summary)
+
+
+class _ApplyProgress:
+    """`on_token` for the model route: the new file's text as it is decoded, as
+    `apply_progress` events of at most one per APPLY_PROGRESS_S (a token per event would
+    flood every front end)."""
+
+    def __init__(self, ctx: ToolContext, path: str) -> None:
+        self.ctx = ctx
+        self.path = path
+        self.pending: list[str] = []
+        self.chars = 0
+        self.last = time.monotonic()
+
+    def __call__(self, text: str) -> None:
+        self.pending.append(text)
+        self.chars += len(text)
+        if time.monotonic() - self.last >= APPLY_PROGRESS_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        delta = "".join(self.pending)
+        self.pending.clear()
+        self.last = time.monotonic()
+        self.ctx.emit(
+            Event(
+                "apply_progress",
+                self.ctx.agent_id,
+                {"path": self.path, "text": delta, "chars": self.chars},
+            )
+        )
 
 
 def _short_diff(before: str, after: str, name: str) -> list[str]:

@@ -1,0 +1,341 @@
+"""The "Agents" panel: every agent of the repository with its state, branch, live activity,
+tokens and cost, one table row each; the highlighted row is the selected agent.
+
+The rows are a small model (`AgentRow`) fed from the store at start-up and then from engine
+events; the table is redrawn cell by cell, once per event batch, only where a value changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.events import Resize
+from textual.message import Message
+from textual.widgets import DataTable
+
+from cursorish.core.agent import FINAL_STATES
+from cursorish.core.events import Event
+
+INTERRUPTED = "interrupted"
+ENDED = FINAL_STATES | {INTERRUPTED}
+RESUMABLE = frozenset({INTERRUPTED, "cancelled", "budget_exhausted", "failed"})
+WIDE = 120  # from this width on the table shows the full branch and the task
+
+STATE_STYLE = {
+    "done": "bold green",
+    "gave_up": "yellow",
+    "failed": "bold red",
+    "budget_exhausted": "red",
+    "cancelled": "yellow",
+    INTERRUPTED: "magenta",
+    "queued": "dim",
+}
+STATE_LABEL = {"budget_exhausted": "out of budget", "gave_up": "gave up"}
+
+
+@dataclass
+class AgentRow:
+    """One agent as the panel shows it."""
+
+    id: str
+    task: str
+    profile: str
+    state: str
+    branch: str
+    task_id: int | None = None
+    activity: str = ""
+    tokens: int = 0
+    cost_usd: float = 0.0
+    worktree: str = ""
+
+    @property
+    def ended(self) -> bool:
+        return self.state in ENDED
+
+    @property
+    def resumable(self) -> bool:
+        return self.state in RESUMABLE
+
+    @classmethod
+    def from_store(cls, row: dict[str, Any], task: str) -> AgentRow:
+        state = str(row["state"])
+        return cls(
+            id=str(row["id"]),
+            task=task,
+            profile=str(row.get("profile") or ""),
+            state=state,
+            branch=str(row.get("branch") or ""),
+            task_id=row.get("task_id"),
+            activity=ended_activity(state, str(row.get("summary") or ""), row.get("error")),
+            tokens=int(row.get("prompt_tokens") or 0) + int(row.get("completion_tokens") or 0),
+            cost_usd=float(row.get("cost_usd") or 0.0),
+            worktree=str(row.get("worktree") or ""),
+        )
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    for line in text.strip().splitlines():
+        if line.strip():
+            return line.strip()[:limit]
+    return ""
+
+
+def ended_activity(state: str, summary: str, error: Any) -> str:
+    if state == INTERRUPTED:
+        return "interrupted: press r to resume"
+    if state not in ENDED:
+        return ""
+    return first_line(summary) or first_line(str(error or "")) or ""
+
+
+def human_tokens(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f}k"
+    return str(n)
+
+
+def clip(text: str, width: int) -> str:
+    if width <= 0:
+        return ""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def activity_for(row: AgentRow, event: Event) -> str | None:
+    """The activity line after `event`, or None to keep the current one."""
+    d = event.data
+    match event.kind:
+        case "queued":
+            return "waiting for a free slot"
+        case "worktree_ready":
+            return "worktree ready"
+        case "provisioned":
+            return "worktree provisioned"
+        case "agent_started":
+            return "resumed" if d.get("resumed") else "started"
+        case "state" if d.get("state") == "planning":
+            return f"planning (step {d.get('step', '?')})"
+        case "planner_text":
+            text = row.activity if row.activity.startswith("» ") else "» "
+            tail = (text[2:] + str(d.get("text", ""))).replace("\n", " ")
+            return "» " + tail[-160:]
+        case "tool_call":
+            return f"{d.get('tool', '')} {d.get('target', '')}".strip()
+        case "applying":
+            return f"applying {d.get('path', '')}"
+        case "apply_progress":
+            return f"applying {d.get('path', '')} (model: {d.get('chars', 0):,} chars)"
+        case "apply_refused":
+            return f"apply refused: {d.get('path', '')}"
+        case "file_changed":
+            if d.get("deleted"):
+                return f"deleted {d.get('path', '')}"
+            return f"changed {d.get('path', '')} +{d.get('added', 0)} -{d.get('removed', 0)}"
+        case "running_command":
+            return f"$ {d.get('command', '')}"
+        case "asking":
+            return f"asks to run: {d.get('command', '')}"
+        case "answered":
+            return ("allowed: " if d.get("allowed") else "denied: ") + str(d.get("command", ""))
+        case "cancelling":
+            return "cancelling…"
+        case "agent_finished":
+            status = str(d.get("status", ""))
+            return ended_activity(status, str(d.get("summary") or ""), d.get("error")) or status
+    return None
+
+
+class AgentsPanel(Vertical):
+    """The agents table; posts `AgentsPanel.Selected` when the highlighted agent changes."""
+
+    class Selected(Message):
+        def __init__(self, agent_id: str | None) -> None:
+            super().__init__()
+            self.agent_id = agent_id
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: dict[str, AgentRow] = {}
+        self.order: list[str] = []  # newest first
+        self._wide: bool | None = None
+        self._activity_width = 30
+        self._shown: dict[tuple[str, str], str] = {}
+        self._selected: str | None = None
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[Any] = DataTable(id="agents-table", cursor_type="row")
+        table.show_cursor = True
+        yield table
+
+    def on_mount(self) -> None:
+        self.border_title = "Agents"
+        self._update_subtitle()
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#agents-table", DataTable)
+
+    @property
+    def selected(self) -> AgentRow | None:
+        return self.rows.get(self._selected) if self._selected else None
+
+    # -- model -------------------------------------------------------------------------------
+
+    def load(self, rows: list[AgentRow]) -> None:
+        """Replace every row (newest first)."""
+        self.rows = {r.id: r for r in rows}
+        self.order = [r.id for r in rows]
+        self._rebuild()
+
+    def add(self, row: AgentRow, *, select: bool = False) -> None:
+        """Add (or replace) a row at the top."""
+        if row.id not in self.rows:
+            self.order.insert(0, row.id)
+        self.rows[row.id] = row
+        self._rebuild(select=row.id if select else None)
+
+    def remove_agent(self, agent_id: str) -> None:
+        if agent_id in self.rows:
+            del self.rows[agent_id]
+            self.order.remove(agent_id)
+            if self._selected == agent_id:
+                self._selected = None
+            self._rebuild()
+            if not self.order:
+                self.post_message(self.Selected(None))
+
+    def update(self, row: AgentRow) -> None:
+        """Take the values of `row` into the row with its id (the object stays the same)."""
+        current = self.rows.get(row.id)
+        if current is None:
+            return
+        for f in fields(AgentRow):
+            setattr(current, f.name, getattr(row, f.name))
+        self._draw(current)
+        self._update_subtitle()
+
+    def apply_events(self, events: list[Event]) -> set[str]:
+        """Update rows from a batch of events; returns the ids of rows that changed."""
+        changed: set[str] = set()
+        for event in events:
+            row = self.rows.get(event.agent_id or "")
+            if row is None:
+                continue
+            d = event.data
+            if event.kind == "state":
+                row.state = str(d.get("state", row.state))
+            elif event.kind == "queued":
+                row.state = "queued"
+            elif event.kind == "agent_finished":
+                row.state = str(d.get("status", row.state))
+            elif event.kind == "planner_reply":
+                row.tokens += int(d.get("prompt_tokens") or 0) + int(
+                    d.get("completion_tokens") or 0
+                )
+                row.cost_usd += float(d.get("cost_usd") or 0.0)
+            activity = activity_for(row, event)
+            if activity is not None:
+                row.activity = activity
+            changed.add(row.id)
+        for agent_id in changed:
+            self._draw(self.rows[agent_id])
+        if self._selected in changed:
+            self._update_subtitle()
+        return changed
+
+    def siblings_of(self, agent_id: str) -> list[AgentRow]:
+        """Other agents started on the same task (best-of-N), newest first."""
+        row = self.rows.get(agent_id)
+        if row is None or row.task_id is None:
+            return []
+        return [
+            self.rows[i]
+            for i in self.order
+            if i != agent_id and self.rows[i].task_id == row.task_id
+        ]
+
+    def select(self, agent_id: str) -> None:
+        if agent_id in self.order:
+            self.table.move_cursor(row=self.order.index(agent_id))
+
+    # -- table -------------------------------------------------------------------------------
+
+    def on_resize(self, event: Resize) -> None:
+        width = event.size.width
+        if (width >= WIDE) != self._wide or self._activity_fit(width) != self._activity_width:
+            self._rebuild()
+
+    def _activity_fit(self, width: int) -> int:
+        wide = width >= WIDE
+        # state 13, agent 8|18, tokens 6, cost 8, task 28 (wide); 2 cells padding per column,
+        # 2 for the border, 1 for a scrollbar.
+        fixed = 13 + (18 if wide else 8) + 6 + 8 + (28 if wide else 0)
+        columns = 6 if wide else 5
+        return max(10, width - fixed - 2 * columns - 3)
+
+    def _rebuild(self, select: str | None = None) -> None:
+        table = self.table
+        width = self.size.width or 80
+        self._wide = width >= WIDE
+        self._activity_width = self._activity_fit(width)
+        keep = select or self._selected
+        table.clear(columns=True)
+        self._shown.clear()
+        table.add_column("state", key="state", width=13)
+        if self._wide:
+            table.add_column("branch", key="agent", width=18)
+            table.add_column("task", key="task", width=28)
+        else:
+            table.add_column("agent", key="agent", width=8)
+        table.add_column("tokens", key="tokens", width=6)
+        table.add_column("cost", key="cost", width=8)
+        table.add_column("activity", key="activity", width=self._activity_width)
+        for agent_id in self.order:
+            cells = self._cells(self.rows[agent_id])
+            table.add_row(*cells.values(), key=agent_id)
+            for column, value in cells.items():
+                self._shown[(agent_id, column)] = str(value)
+        if keep in self.rows:
+            table.move_cursor(row=self.order.index(keep), animate=False)
+        elif self.order:
+            table.move_cursor(row=0, animate=False)
+        self._update_subtitle()
+
+    def _cells(self, row: AgentRow) -> dict[str, Text | str]:
+        label = STATE_LABEL.get(row.state, row.state.replace("_", " "))
+        style = STATE_STYLE.get(row.state, "" if row.ended else "bold cyan")
+        cells: dict[str, Text | str] = {"state": Text(clip(label, 13), style=style)}
+        if self._wide:
+            cells["agent"] = clip(row.branch or row.id, 18)
+            cells["task"] = clip(first_line(row.task), 28)
+        else:
+            cells["agent"] = row.id[:8]
+        cells["tokens"] = Text(human_tokens(row.tokens), justify="right")
+        cells["cost"] = Text(f"${row.cost_usd:.4f}", justify="right")
+        cells["activity"] = clip(row.activity, self._activity_width)
+        return cells
+
+    def _draw(self, row: AgentRow) -> None:
+        if row.id not in self.rows or not self.table.columns:
+            return
+        for column, value in self._cells(row).items():
+            shown = str(value)
+            if self._shown.get((row.id, column)) != shown:
+                self._shown[(row.id, column)] = shown
+                self.table.update_cell(row.id, column, value)
+
+    def _update_subtitle(self) -> None:
+        running = sum(1 for r in self.rows.values() if not r.ended)
+        self.border_subtitle = f"{running} running · {len(self.rows)} in all"
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        agent_id = event.row_key.value if event.row_key is not None else None
+        if agent_id != self._selected:
+            self._selected = agent_id
+            self.post_message(self.Selected(agent_id))
+        self._update_subtitle()

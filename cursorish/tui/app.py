@@ -1,0 +1,466 @@
+"""The Textual app: the agents of a repository, the selected agent's transcript, and the
+actions on them (new, cancel, resume, discard, review, compare), in a command palette too.
+
+The app owns no engine logic: `EngineBridge` runs the orchestrators in this app's loop and
+sends their events here in batches; the diff viewer (`review_screen`) is imported only when
+it is first opened, so start-up pays for neither litellm nor the review machinery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult, ScreenStackError
+from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.containers import Vertical
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Header
+
+from cursorish.errors import CursorishError
+from cursorish.tui.agents_panel import AgentRow, AgentsPanel
+from cursorish.tui.bridge import (
+    FLUSH_S,
+    AskRequest,
+    EngineBridge,
+    EngineEvents,
+    EngineSetup,
+    RunFailed,
+)
+from cursorish.tui.dialogs import (
+    AskScreen,
+    ConfirmScreen,
+    NewAgentRequest,
+    NewAgentScreen,
+    PickScreen,
+)
+from cursorish.tui.transcript import Transcript
+
+DARK, LIGHT = "textual-dark", "textual-light"
+KEY_DISPLAY = {"delete": "del"}
+NEEDS_AGENT = frozenset({"review", "compare", "cancel_agent", "resume_agent", "discard_agent"})
+
+
+@dataclass(frozen=True)
+class AppAction:
+    """One action of the app: its key, footer label, palette title and help."""
+
+    action: str
+    key: str
+    label: str
+    title: str
+    help: str
+    show: bool = True
+
+
+ACTIONS: tuple[AppAction, ...] = (
+    AppAction("new_agent", "n", "New", "New agent", "Start agents on a task (profile, best-of-N)"),
+    AppAction("review", "d", "Review", "Review agent branch", "Open the diff viewer"),
+    AppAction("compare", "c", "Compare", "Compare best-of-N", "Two results of one task"),
+    AppAction("cancel_agent", "x", "Cancel", "Cancel agent", "Stop it; its work is kept"),
+    AppAction("resume_agent", "r", "Resume", "Resume agent", "Continue from its transcript"),
+    AppAction("discard_agent", "delete", "Discard", "Discard agent", "Remove worktree and branch"),
+    AppAction("toggle_theme", "t", "Theme", "Toggle light/dark theme", "Switch the theme"),
+    AppAction("focus_transcript", "tab", "", "Focus transcript", "Scroll it", show=False),
+    AppAction("focus_agents", "shift+tab", "", "Focus agents", "Pick an agent", show=False),
+    AppAction("quit", "q", "Quit", "Quit", "Cancel running agents (work kept) and quit"),
+)
+
+
+class ActionsProvider(Provider):
+    """Every action of the app in the command palette."""
+
+    def _actions(self) -> list[tuple[str, str, Any]]:
+        app = self.app
+        if not isinstance(app, CursorishApp):
+            return []
+        return [(a.title, a.help, partial(app.run_action, a.action)) for a in app.palette_actions()]
+
+    async def discover(self) -> Hits:
+        for title, help_text, run in self._actions():
+            yield DiscoveryHit(title, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, run in self._actions():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), run, help=help_text)
+
+
+class CursorishApp(App[int]):
+    """Agents side by side, their transcripts, and the way into review."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "cursorish"
+    COMMANDS = App.COMMANDS | {ActionsProvider}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(a.key, a.action, a.label, show=a.show, key_display=KEY_DISPLAY.get(a.key))
+        for a in ACTIONS
+        if a.label
+    ]
+
+    def __init__(self, setup: EngineSetup, *, flush_s: float | None = None) -> None:
+        super().__init__()
+        self.setup = setup
+        self.bridge = EngineBridge(setup, self, flush_s=flush_s or FLUSH_S)
+        self.sub_title = str(setup.repo.root.name)
+        self._asks: deque[tuple[str, str, Future[str]]] = deque()
+        self._asking = False
+        self._select_new = False
+        self._quitting = False
+        self._booted = False
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="≡")
+        with Vertical(id="main"):
+            yield AgentsPanel(id="agents")
+            yield Transcript(id="transcript")
+        yield Footer()
+
+    @property
+    def panel(self) -> AgentsPanel:
+        return self.query_one("#agents", AgentsPanel)
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.query_one("#transcript", Transcript)
+
+    def on_mount(self) -> None:
+        self.bridge.start()
+        self._booted = True
+        self.panel.load(self._stored_agents())
+        self.panel.table.focus()
+        if not self.panel.order:
+            self.transcript.show(None, [], 0, self.bridge.snapshot("")[1])
+        if self.setup.notice:
+            self.notify(self.setup.notice, title="cursorish", severity="warning", timeout=12)
+
+    def _stored_agents(self) -> list[AgentRow]:
+        from cursorish.core.lifecycle import list_agents
+
+        store = self.setup.store
+        rows = {row["id"]: row for row in store.agents()}
+        out = []
+        for view in list_agents(store):
+            if view.discarded or view.id not in rows:
+                continue
+            out.append(AgentRow.from_store(rows[view.id], view.task))
+        return out
+
+    def _row_from_store(self, agent_id: str, task: str = "") -> AgentRow | None:
+        row = self.setup.store.agent(agent_id)
+        if row is None:
+            return None
+        if not task and row.get("task_id"):
+            stored = self.setup.store.task(row["task_id"])
+            task = str(stored["text"]) if stored else ""
+        if not task and agent_id in self.panel.rows:
+            task = self.panel.rows[agent_id].task
+        return AgentRow.from_store(row, task)
+
+    # -- engine events -----------------------------------------------------------------------
+
+    def on_engine_events(self, message: EngineEvents) -> None:
+        if not self._live_ui():
+            return  # the app is closing: the store has it all
+        panel = self.panel
+        events = [event for _, event in message.events]
+        for event in events:
+            if event.agent_id is None:
+                if event.kind in ("notice", "warning"):
+                    self.notify(str(event.data.get("message", "")), severity="warning")
+            elif event.kind == "queued" and event.agent_id not in panel.rows:
+                row = self._row_from_store(event.agent_id, str(event.data.get("task", "")))
+                if row is not None:
+                    panel.add(row, select=self._select_new)
+                    self._select_new = False
+        changed = panel.apply_events(events)
+        self.transcript.apply_events(message.events)
+        for event in events:
+            if event.kind == "committed" and event.agent_id in panel.rows:
+                self._refresh_row(event.agent_id)
+        selected = panel.selected
+        if selected is not None and selected.id in changed:
+            self.refresh_bindings()
+
+    def _live_ui(self) -> bool:
+        try:
+            return self.transcript.is_mounted and self.panel.is_mounted
+        except (NoMatches, ScreenStackError):
+            return False
+
+    def _refresh_row(self, agent_id: str) -> None:
+        """Take the final state, counts and summary from the store (after the commit the
+        orchestrator may still change the state, e.g. done without changes -> gave up)."""
+        old = self.panel.rows.get(agent_id)
+        row = self._row_from_store(agent_id, old.task if old else "")
+        if row is None:
+            return
+        if old is not None and not row.ended:
+            row.activity = old.activity
+        self.panel.update(row)
+        if self.transcript.agent_id == agent_id and row.ended:
+            self.transcript.set_final(row.state, row.activity)
+
+    def on_run_failed(self, message: RunFailed) -> None:
+        if not self._live_ui():
+            return
+        who = f"agent {message.agent_id}: " if message.agent_id else ""
+        self.notify(who + message.error, severity="error", timeout=10)
+
+    def on_agents_panel_selected(self, message: AgentsPanel.Selected) -> None:
+        self._show_transcript(message.agent_id)
+        self.refresh_bindings()
+
+    def _show_transcript(self, agent_id: str | None) -> None:
+        row = self.panel.rows.get(agent_id or "")
+        seq, live = self.bridge.snapshot(agent_id or "")
+        entries = self.setup.store.transcript(row.id) if row else []
+        self.transcript.show(row, entries, seq, live)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.run_action_soon("review")
+
+    def run_action_soon(self, action: str) -> None:
+        self.call_later(self.run_action, action)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def palette_actions(self) -> list[AppAction]:
+        return [a for a in ACTIONS if self.check_action(a.action, ()) is not False]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        top = self.screen_stack[-1] if self.screen_stack else None
+        if (action in NEEDS_AGENT or action == "new_agent") and isinstance(top, ModalScreen):
+            return False  # one dialog at a time; the ask dialog stays on top
+        if action not in NEEDS_AGENT:
+            return True
+        row = self.panel.selected if self._booted else None
+        if row is None:
+            return None  # shown dimmed in the footer
+        if action == "cancel_agent":
+            return None if row.ended else True
+        if action == "resume_agent":
+            return True if row.resumable else None
+        if action == "discard_agent":
+            return True if row.ended else None
+        return True
+
+    def action_new_agent(self) -> None:
+        self.push_screen(
+            NewAgentScreen(self.setup.profiles, self.setup.default_profile), self._start_agents
+        )
+
+    def _start_agents(self, request: NewAgentRequest | None) -> None:
+        if request is None:
+            return
+        try:
+            self.bridge.start_agents(request.task, profile=request.profile, count=request.count)
+        except CursorishError as exc:
+            self.notify(exc.message, title="cannot start an agent", severity="error", timeout=15)
+            return
+        self._select_new = True
+        many = f"{request.count} agents" if request.count > 1 else "an agent"
+        self.notify(f"starting {many}: {request.task[:60]}", timeout=3)
+
+    def action_cancel_agent(self) -> None:
+        row = self.panel.selected
+        if row is None:
+            return
+        try:
+            how = self.bridge.cancel(row.id)
+        except CursorishError as exc:
+            self.notify(exc.message, severity="warning")
+            return
+        if how == "marked":
+            self._refresh_row(row.id)
+        elif how == "signalled":
+            self.notify(f"asked the process running {row.id} to cancel it")
+
+    def action_resume_agent(self) -> None:
+        row = self.panel.selected
+        if row is None:
+            return
+        try:
+            self.bridge.resume(row.id)
+        except CursorishError as exc:
+            self.notify(exc.message, severity="error", timeout=10)
+
+    def action_discard_agent(self) -> None:
+        row = self.panel.selected
+        if row is None:
+            return
+        if not row.ended:
+            self.notify(f"agent {row.id} is {row.state}: cancel it first (x)", severity="warning")
+            return
+        message = (
+            f"Discard agent {row.id}?\n\nIts worktree and its branch {row.branch} are deleted, "
+            "with every change not merged yet. This cannot be undone."
+        )
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._discard(row.id), group="discard")
+
+        self.push_screen(ConfirmScreen(message, "Discard"), confirmed)
+
+    async def _discard(self, agent_id: str) -> None:
+        try:
+            removed = await self.bridge.discard(agent_id)
+        except CursorishError as exc:
+            self.notify(exc.message, severity="error", timeout=10)
+            return
+        self.panel.remove_agent(agent_id)
+        what = ", ".join(removed) if removed else "nothing left on disk"
+        self.notify(f"discarded {agent_id} ({what})", timeout=5)
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT if self.current_theme.dark else DARK
+
+    def action_focus_transcript(self) -> None:
+        self.transcript.focus()
+
+    def action_focus_agents(self) -> None:
+        self.panel.table.focus()
+
+    # -- review ------------------------------------------------------------------------------
+
+    def _review_api(self) -> tuple[Any, Any, Any] | None:
+        """(ReviewSession, ReviewScreen, CompareScreen), imported on first use."""
+        try:
+            review = importlib.import_module("cursorish.core.review")
+            screens = importlib.import_module("cursorish.tui.review_screen")
+        except ImportError:
+            self.notify(
+                "the diff viewer is not part of this build yet", severity="warning", timeout=6
+            )
+            return None
+        return review.ReviewSession, screens.ReviewScreen, screens.CompareScreen
+
+    def action_review(self) -> None:
+        row = self.panel.selected
+        api = self._review_api() if row is not None else None
+        if row is None or api is None:
+            return
+        session_cls, review_screen, _ = api
+
+        async def open_review() -> None:
+            try:
+                session = await asyncio.to_thread(
+                    session_cls.open, self.setup.repo, self.setup.store, row.id
+                )
+            except CursorishError as exc:
+                self.notify(exc.message, severity="error", timeout=10)
+                return
+            await self.push_screen(
+                review_screen(session, revise=partial(self.bridge.revise, row.id))
+            )
+
+        self.run_worker(open_review(), group="review", exclusive=True)
+
+    def action_compare(self) -> None:
+        row = self.panel.selected
+        if row is None:
+            return
+        siblings = self.panel.siblings_of(row.id)
+        if not siblings:
+            self.notify(
+                "no other agent worked on this task; start several with best-of-N (n)",
+                severity="warning",
+            )
+            return
+        if len(siblings) == 1:
+            self._compare(row.id, siblings[0].id)
+            return
+        choices = [(s.id, f"{s.id}  {s.state}  {s.activity[:50]}") for s in siblings]
+        self.push_screen(
+            PickScreen(f"Compare {row.id} with", choices),
+            lambda other: self._compare(row.id, other) if other else None,
+        )
+
+    def _compare(self, a: str, b: str) -> None:
+        api = self._review_api()
+        if api is None:
+            return
+        session_cls, _, compare_screen = api
+
+        async def open_compare() -> None:
+            try:
+                first, second = await asyncio.gather(
+                    asyncio.to_thread(session_cls.open, self.setup.repo, self.setup.store, a),
+                    asyncio.to_thread(session_cls.open, self.setup.repo, self.setup.store, b),
+                )
+            except CursorishError as exc:
+                self.notify(exc.message, severity="error", timeout=10)
+                return
+            await self.push_screen(compare_screen(first, second))
+
+        self.run_worker(open_compare(), group="review", exclusive=True)
+
+    # -- ask ---------------------------------------------------------------------------------
+
+    def on_ask_request(self, message: AskRequest) -> None:
+        """An agent asks to run a command: one dialog at a time, in order of asking."""
+        self._asks.append((message.agent_id, message.command, message.future))
+        self._next_ask()
+
+    def _next_ask(self) -> None:
+        if self._asking:
+            return
+        while self._asks:
+            agent_id, command, future = self._asks.popleft()
+            if future.done():
+                continue
+            self._asking = True
+            self.push_screen(AskScreen(agent_id, command, future), self._ask_closed)
+            return
+
+    def _ask_closed(self, _result: None) -> None:
+        self._asking = False
+        self._next_ask()
+
+    # -- quitting ----------------------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        if self._quitting:
+            return
+        if not self.bridge.busy:
+            await self._shutdown_and_exit()
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._shutdown_and_exit(), group="quit")
+
+        running = sum(1 for r in self.panel.rows.values() if not r.ended)
+        self.push_screen(
+            ConfirmScreen(
+                f"{running or 'Some'} agent(s) are still running. Quit and cancel them?\n\n"
+                "What they changed so far is committed on their branches; "
+                "resume them later with r.",
+                "Quit",
+            ),
+            confirmed,
+        )
+
+    async def _shutdown_and_exit(self) -> None:
+        self._quitting = True
+        if self.bridge.busy:
+            self.notify("cancelling agents and committing their work…", timeout=15)
+        await self.bridge.shutdown()
+        self.exit(0)
+
+    async def on_unmount(self) -> None:
+        # Quitting any other way (an error, the terminal closing) still stops the agents.
+        await self.bridge.shutdown(timeout_s=5.0)

@@ -1,0 +1,103 @@
+"""`cursorish` / `cursorish tui`: check the repository and the configuration, then run the app.
+
+Everything that can fail for a reason the user must fix (not a repository, a malformed
+config file, an unknown profile, no terminal) fails here, before the app takes over the
+screen, with the usual message and exit code. A missing planner does not stop the app: it
+opens (agent branches can still be reviewed) and says how to configure one.
+
+The command policy in the app is `ask` (the user answers each request to run a command)
+unless `--commands` is given or the configuration says `deny`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cursorish.errors import ConfigError, CursorishError, ExitCode
+
+if TYPE_CHECKING:
+    from cursorish.core.config import Config
+    from cursorish.core.orchestrator import RunSettings
+    from cursorish.tui.bridge import EngineSetup
+
+NO_PLANNER_NOTICE = (
+    "No planner model is configured, so agents cannot start yet (agent branches can still "
+    "be reviewed). Set one with --planner, CURSORISH_PLANNER or `planner = ...` in "
+    "~/.config/cursorish/config.toml; `cursorish config` shows the details."
+)
+
+
+def tui_command_policy(cfg: Config) -> str:
+    """`ask` in the app, unless a flag chose the policy or the configuration denies commands."""
+    value = cfg.get_str("command_policy")
+    if cfg.sources.get("command_policy", "").startswith("--") or value == "deny":
+        return value
+    return "ask"
+
+
+def settings_factory(cfg: Config, repo_root: Path) -> Callable[[str | None], RunSettings]:
+    """profile name (None: the configured one) -> the run settings of an agent started in the
+    app; raises CursorishError like `--task` would (no planner, unknown profile, ...)."""
+    from cursorish.commands import build_settings
+
+    policy = tui_command_policy(cfg)
+
+    def build(profile: str | None) -> RunSettings:
+        layered = copy.deepcopy(cfg)  # build_settings fills in values from the profile
+        if profile:
+            layered.values["profile"], layered.sources["profile"] = profile, "the app"
+        return replace(build_settings(layered, repo_root), command_policy=policy)
+
+    return build
+
+
+def prepare(ns: argparse.Namespace) -> EngineSetup:
+    """Open the repository, its store and the configuration as the app will use them."""
+    from cursorish.commands import open_repo_and_config
+    from cursorish.core.config import NO_PLANNER_MESSAGE
+    from cursorish.core.profiles import available_profiles
+    from cursorish.store.db import Store
+    from cursorish.tui.bridge import EngineSetup
+
+    repo, cfg = open_repo_and_config(ns)
+    settings_for = settings_factory(cfg, repo.root)
+    notice = ""
+    try:
+        settings_for(None)
+    except ConfigError as exc:
+        if not exc.message.startswith(NO_PLANNER_MESSAGE.split("\n", 1)[0]):
+            raise
+        notice = NO_PLANNER_NOTICE
+    store = Store.for_repo(repo.git_common_dir)
+    return EngineSetup(
+        repo=repo,
+        store=store,
+        settings_for=settings_for,
+        profiles=tuple(sorted(available_profiles(repo.root))),
+        default_profile=cfg.get_str("profile"),
+        notice=notice,
+    )
+
+
+def cmd_tui(ns: argparse.Namespace) -> int:
+    setup = prepare(ns)
+    try:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise CursorishError(
+                "the app needs a terminal; without one, run agents with --task and review "
+                "with `cursorish review --list` / `--accept-all`",
+                ExitCode.BAD_ARGS,
+            )
+        from cursorish.tui.app import CursorishApp
+
+        app = CursorishApp(setup)
+        code = app.run()
+    finally:
+        setup.store.close()
+    return int(code or 0)

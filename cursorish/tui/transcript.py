@@ -1,0 +1,326 @@
+"""The selected agent's transcript: its history from the store, then its live events.
+
+What the planner writes streams into one block as it arrives; every tool call is a folded
+`Collapsible` (title: tool, target, outcome and time; body: arguments and result) keyed by
+its call id, so the stored record and the live events fill the same block whichever comes
+first; the apply step shows while it runs, with the model route's output as it is decoded.
+
+A view is built from the store plus the bridge's `snapshot()` (the live state and the last
+sequence number it covers); later events with a higher number are applied on top, so
+nothing shows twice and nothing is lost when the user switches agents mid-run.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Collapsible, Static
+
+from cursorish.core.events import Event
+from cursorish.tui.agents_panel import STATE_LABEL, AgentRow, first_line
+from cursorish.tui.bridge import LiveState
+
+MAX_USER_CHARS = 600
+MAX_BODY_CHARS = 6_000
+APPLY_TAIL_LINES = 6
+FINAL_MARK = {"done": "✓", "gave_up": "∅", "cancelled": "⊘", "interrupted": "⏸"}
+
+
+def _args_text(name: str, arguments: Any) -> str:
+    """Tool arguments as readable lines (a sketch or file content as a block)."""
+    try:
+        args = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except (json.JSONDecodeError, TypeError):
+        return str(arguments)
+    if not isinstance(args, dict):
+        return str(args)
+    lines = []
+    for key, value in args.items():
+        if isinstance(value, str) and "\n" in value:
+            lines.append(f"{key}:")
+            lines.extend("  " + line for line in value.splitlines())
+        else:
+            lines.append(f"{key}: {value}")
+    return "\n".join(lines) or f"{name}()"
+
+
+def _target(arguments: Any) -> str:
+    try:
+        args = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except (json.JSONDecodeError, TypeError):
+        return ""
+    if isinstance(args, dict):
+        for key in ("path", "pattern", "command", "directory", "glob", "summary"):
+            if isinstance(args.get(key), str):
+                return first_line(str(args[key]), 80)
+    return ""
+
+
+def _clip_body(text: str) -> str:
+    if len(text) <= MAX_BODY_CHARS:
+        return text
+    return text[:MAX_BODY_CHARS] + f"\n… ({len(text) - MAX_BODY_CHARS:,} more characters)"
+
+
+class ToolBlock(Collapsible):
+    """One tool call, folded: the title says what and how it went; the body has the rest."""
+
+    def __init__(self, call_id: str, name: str, arguments: Any) -> None:
+        self.call_id = call_id
+        self.tool = name
+        self.target = _target(arguments)
+        self.ok: bool | None = None
+        self.ms: float | None = None
+        self.args_view = Static(Text(_clip_body(_args_text(name, arguments))), classes="args")
+        self.result_view = Static(Text("(running…)"), classes="result")
+        super().__init__(self.args_view, self.result_view, title=self._label_text(), collapsed=True)
+        self.add_class("tool")
+
+    def _label_text(self) -> str:
+        mark = "⋯" if self.ok is None else "✓" if self.ok else "✗"
+        time = f" · {self.ms:.0f} ms" if self.ms is not None else ""
+        return f"{mark} {self.tool} {self.target}".rstrip() + time
+
+    def set_result(self, text: str | None = None, ok: bool | None = None, ms: Any = None) -> None:
+        if text is not None:
+            self.result_view.update(Text(_clip_body(text)))
+        if ok is not None:
+            self.ok = ok
+            self.set_class(not ok, "failed")
+        if ms is not None:
+            self.ms = float(ms)
+        self.title = self._label_text()
+
+
+class Transcript(VerticalScroll):
+    """The transcript view of one agent (or a hint when none is selected)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.agent_id: str | None = None
+        self.base_seq = 0
+        self.tools: dict[str, ToolBlock] = {}
+        self._stream: Static | None = None
+        self._stream_text = ""
+        self._apply: Static | None = None
+        self._apply_path = ""
+        self._apply_text = ""
+        self._ask: Static | None = None
+        self._final: Static | None = None
+
+    def on_mount(self) -> None:
+        self.border_title = "Transcript"
+        self.can_focus = True
+
+    # -- building ----------------------------------------------------------------------------
+
+    def show(
+        self,
+        agent: AgentRow | None,
+        entries: list[dict[str, Any]],
+        seq: int,
+        live: LiveState,
+    ) -> None:
+        """Rebuild for `agent` from stored `entries` and the live state as of `seq`."""
+        self.remove_children()
+        self.tools.clear()
+        self._stream = self._apply = self._ask = self._final = None
+        self._stream_text = self._apply_text = self._apply_path = ""
+        self.agent_id = agent.id if agent else None
+        self.base_seq = seq
+        if agent is None:
+            self.border_title = "Transcript"
+            self.mount(Static(Text("No agent selected. Press n to start one."), classes="hint"))
+            return
+        self.border_title = f"Transcript · {agent.id}"
+        widgets: list[Static | ToolBlock] = []
+        for entry in entries:
+            widgets.extend(self._from_entry(entry))
+        self.mount_all(widgets)
+        if agent.ended:
+            self.set_final(agent.state, agent.activity)
+        if live.text:
+            self._append_stream(live.text)
+        if live.apply_path:
+            self._show_apply(live.apply_path, live.apply_text)
+        if live.asking:
+            self._show_ask(live.asking)
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def _from_entry(self, entry: dict[str, Any]) -> list[Static | ToolBlock]:
+        kind = entry.get("kind")
+        out: list[Static | ToolBlock] = []
+        if kind == "message":
+            message = entry.get("message") or {}
+            role = message.get("role")
+            content = message.get("content")
+            if role == "user" and isinstance(content, str):
+                text = content.split("\n\nRepository files (", 1)[0]
+                if len(text) > MAX_USER_CHARS:
+                    text = text[:MAX_USER_CHARS] + "…"
+                out.append(Static(Text(text), classes="user"))
+            elif role == "assistant":
+                if isinstance(content, str) and content.strip():
+                    out.append(Static(Text(content.strip()), classes="assistant"))
+                for call in message.get("tool_calls") or []:
+                    fn = call.get("function") or {}
+                    call_id = str(call.get("id") or "")
+                    if call_id and call_id not in self.tools:
+                        block = ToolBlock(call_id, str(fn.get("name")), fn.get("arguments"))
+                        self.tools[call_id] = block
+                        out.append(block)
+            elif role == "tool":
+                found = self.tools.get(str(message.get("tool_call_id") or ""))
+                if found is not None:
+                    found.set_result(str(content or ""))
+        elif kind == "tool_call":
+            found = self.tools.get(str(entry.get("call_id") or ""))
+            if found is not None:
+                found.set_result(ok=bool(entry.get("ok")), ms=entry.get("elapsed_ms"))
+        return out
+
+    # -- live --------------------------------------------------------------------------------
+
+    def apply_events(self, events: list[tuple[int, Event]]) -> None:
+        """Apply the batch's events of the shown agent that the view does not cover yet."""
+        if self.agent_id is None:
+            return
+        mine = [e for seq, e in events if seq > self.base_seq and e.agent_id == self.agent_id]
+        if not mine:
+            return
+        follow = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        text = ""
+        for event in mine:
+            if event.kind == "planner_text":
+                text += str(event.data.get("text", ""))
+                continue
+            if text:
+                self._append_stream(text)
+                text = ""
+            self._apply_event(event)
+        if text:
+            self._append_stream(text)
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def _apply_event(self, event: Event) -> None:
+        d = event.data
+        match event.kind:
+            case "queued":
+                self._note(f"queued: {first_line(str(d.get('task', '')))}")
+            case "worktree_ready":
+                self._note(f"worktree ready on branch {d.get('branch', '')}")
+            case "agent_started" if d.get("resumed"):
+                self._note("resumed from its transcript")
+            case "agent_started":
+                self._mount(Static(Text(f"Task: {d.get('task', '')}"), classes="user"))
+            case "planner_reply":
+                self._end_stream(str(d.get("content") or ""))
+            case "tool_call":
+                call_id = str(d.get("call_id") or "")
+                if call_id and call_id not in self.tools:
+                    block = ToolBlock(call_id, str(d.get("tool")), d.get("arguments"))
+                    self.tools[call_id] = block
+                    self._mount(block)
+            case "tool_result":
+                found = self.tools.get(str(d.get("call_id") or ""))
+                if found is not None:
+                    result = str(d.get("result", ""))
+                    if len(result) >= 300:
+                        result += "…"
+                    found.set_result(result, ok=bool(d.get("ok")), ms=d.get("ms"))
+            case "applying":
+                self._show_apply(str(d.get("path", "")), "")
+            case "apply_progress":
+                self._show_apply(str(d.get("path", "")), self._apply_text + str(d.get("text", "")))
+            case "apply_done":
+                self._hide_apply()
+            case "asking":
+                self._show_ask(str(d.get("command", "")))
+            case "answered":
+                self._hide_ask()
+                verb = "allowed" if d.get("allowed") else "denied"
+                self._note(f"{verb}: {d.get('command', '')}")
+            case "cancelling":
+                self._note("cancelling…")
+            case "agent_finished":
+                self._end_stream("")
+                self._hide_apply()
+                self._hide_ask()
+                status = str(d.get("status", ""))
+                self.set_final(status, first_line(str(d.get("summary") or d.get("error") or "")))
+
+    def _mount(self, widget: Static | ToolBlock) -> None:
+        # Live blocks go before the transient apply/ask lines and the final line.
+        anchors = [w for w in (self._apply, self._ask, self._final) if w is not None]
+        if anchors:
+            first = min(anchors, key=self.children.index)
+            self.mount(widget, before=first)
+        else:
+            self.mount(widget)
+
+    def _note(self, text: str) -> None:
+        self._mount(Static(Text(text), classes="note"))
+
+    def _append_stream(self, text: str) -> None:
+        self._stream_text += text
+        if self._stream is None:
+            self._stream = Static(Text(self._stream_text), classes="assistant streaming")
+            self._mount(self._stream)
+        else:
+            self._stream.update(Text(self._stream_text))
+
+    def _end_stream(self, content: str) -> None:
+        if self._stream is not None:
+            self._stream.remove_class("streaming")
+            self._stream = None
+        elif content.strip():
+            self._mount(Static(Text(content.strip()), classes="assistant"))
+        self._stream_text = ""
+
+    def _show_apply(self, path: str, text: str) -> None:
+        self._apply_path, self._apply_text = path, text[-20_000:]
+        lines = [f"applying {path}…"]
+        if text:
+            lines[0] = f"applying {path} · model route · {len(text):,} characters so far"
+            lines.extend(text.splitlines()[-APPLY_TAIL_LINES:])
+        body = Text("\n".join(lines))
+        if self._apply is None:
+            self._apply = Static(body, classes="applying")
+            self.mount(self._apply)
+        else:
+            self._apply.update(body)
+
+    def _hide_apply(self) -> None:
+        if self._apply is not None:
+            self._apply.remove()
+            self._apply = None
+        self._apply_path = self._apply_text = ""
+
+    def _show_ask(self, command: str) -> None:
+        body = Text(f"asks to run: {command} (answer in the dialog)")
+        if self._ask is None:
+            self._ask = Static(body, classes="asking")
+            self.mount(self._ask)
+        else:
+            self._ask.update(body)
+
+    def _hide_ask(self) -> None:
+        if self._ask is not None:
+            self._ask.remove()
+            self._ask = None
+
+    def set_final(self, state: str, text: str) -> None:
+        """The closing line: how the agent ended (replaced when the store says otherwise)."""
+        mark = FINAL_MARK.get(state, "✗")
+        label = STATE_LABEL.get(state, state.replace("_", " "))
+        body = Text(f"{mark} {label}" + (f": {text}" if text else ""))
+        if self._final is None:
+            self._final = Static(body, classes="final")
+            self.mount(self._final)
+        else:
+            self._final.update(body)
+        self._final.set_class(state != "done", "bad")

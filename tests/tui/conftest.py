@@ -1,0 +1,105 @@
+"""Fixtures for the app's tests: an isolated configuration, a small repository, an
+`EngineSetup` pointed at a scripted planner server, and helpers to read the screen."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+
+from cursorish.commands import FLAG_KEYS
+from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.tui.bridge import EngineSetup
+from cursorish.tui.launch import prepare
+
+APP = 'def greet(name):\n    return "hi " + name\n\n\ndef bye(name):\n    return "bye " + name\n'
+SKETCH = 'def greet(name):\n    return "hello " + name\n\n\n# ... existing code ...\n'
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": arguments}
+
+
+def finish(summary: str = "changed greet", status: str = "done") -> dict[str, Any]:
+    return {"tool_calls": [call("finish", summary=summary, status=status)]}
+
+
+EDIT_TURNS: list[dict[str, Any]] = [
+    {"content": "Reading app.py first.", "tool_calls": [call("read_file", path="app.py")]},
+    {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+    finish(),
+]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def clean_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No user config or CURSORISH_* variable of the developer's may leak into a test."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
+    for var in (
+        "CURSORISH_PLANNER",
+        "CURSORISH_API_BASE",
+        "CURSORISH_API_KEY",
+        "CURSORISH_PROFILE",
+        "CURSORISH_COMMAND_POLICY",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("CURSORISH_PLANNER_RETRIES", "1")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+@pytest.fixture
+def repo(tmp_path: Path, make_repo: Callable[..., Path]) -> Path:
+    return make_repo(tmp_path, {"app.py": APP, "README.md": "# demo\n"})
+
+
+def namespace(repo: Path, **flags: Any) -> argparse.Namespace:
+    """What the `tui` subcommand's parser would produce."""
+    values: dict[str, Any] = {key: None for key in FLAG_KEYS}
+    values.update(flags)
+    return argparse.Namespace(repo=str(repo), **values)
+
+
+@pytest.fixture
+def make_setup(repo: Path) -> Iterator[Callable[..., EngineSetup]]:
+    """`make_setup(server=None, **flags)`: the app's setup for `repo` (store closed after)."""
+    made: list[EngineSetup] = []
+
+    def make(server: ScriptedServer | None = None, **flags: Any) -> EngineSetup:
+        if server is not None:
+            flags.setdefault("planner", "openai/scripted")
+            flags.setdefault("api_base", server.base_url)
+        setup = prepare(namespace(repo, **flags))
+        made.append(setup)
+        return setup
+
+    yield make
+    for setup in made:
+        setup.store.close()
+
+
+def screen_text(app: App[Any]) -> str:
+    """The screen as plain text, one line per row (what a person would read)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+async def wait_for(
+    pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20.0, what: str = ""
+) -> None:
+    """Let the app run until `condition()` holds; fail with the screen after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
+        await pilot.pause(0.05)
