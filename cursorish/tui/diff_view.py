@@ -95,10 +95,6 @@ class ViewFile:
         return sum(1 for h in self.hunks if h.state == state)
 
 
-def view_hunk(hunk_id: str, header: str, state: str, lines: Iterable[DiffLine]) -> ViewHunk:
-    return ViewHunk(hunk_id, header, state, tuple(lines))
-
-
 def view_files(diffs: Iterable[FileDiff], state: str = PENDING) -> list[ViewFile]:
     """FileDiffs (e.g. from `gitops.hunks.diff_files`) as ViewFiles, every hunk in `state`."""
     out: list[ViewFile] = []
@@ -269,7 +265,7 @@ class DiffView(ScrollView, can_focus=True):
         self._file_first_hunk: list[int] = []  # file -> flat index of its first hunk, -1
         self._number_width = 1
         self._cursor = -1
-        self._row_cache: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
+        self._row_cache: LRUCache[tuple[int, int, int], Strip] = LRUCache(1024)
         self._code_cache: LRUCache[tuple[int, int], list[Segment]] = LRUCache(4096)
         self.rows_rendered = 0  # rows drawn since the files were set (a virtualisation check)
         self._build(files)
@@ -550,7 +546,7 @@ class DiffView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         kind = self._rows[row][0]
         if kind != _LINE:
-            key = (row, width)
+            key = (row, width, -1)  # header rows do not scroll sideways
             strip = self._row_cache.get(key)
             if strip is None:
                 strip = self._render_fixed_row(row, width, base)
@@ -603,7 +599,7 @@ class DiffView(ScrollView, can_focus=True):
         return Strip(segs).adjust_cell_length(width, bg)
 
     def _render_code_row(self, row: int, width: int, scroll_x: int, base: Style) -> Strip:
-        key = (row, width + (scroll_x << 16))
+        key = (row, width, scroll_x)
         strip = self._row_cache.get(key)
         if strip is not None:
             return strip
