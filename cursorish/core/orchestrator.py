@@ -274,6 +274,82 @@ class Orchestrator:
         (result,) = await self._supervise([self._tasks[agent_id]])
         return result
 
+    async def revise(self, agent_id: str, feedback: str) -> AgentReport:
+        """Continue an agent that has ended (done, gave up, failed, cancelled, out of budget or
+        interrupted) with the user's review `feedback` (`ReviewSession.feedback()`) appended to
+        its stored transcript as a user message, in its worktree and on its branch.
+
+        Its commits go through the private index like every agent commit, so what it changes
+        shows up in review as new pending hunks; the trailing checkpoints are squashed into one
+        commit for the revision. When the agent's own worktree is gone but the branch is being
+        reviewed in a review worktree, the agent works there (the one the user looks at).
+        Token, cost and time budgets start afresh; the step count continues from the
+        transcript.
+        """
+        from cursorish.core.agent import _drop_dangling_tool_calls
+        from cursorish.core.lifecycle import ENDED_STATES, find_agent, is_interrupted
+
+        row = find_agent(self.store, agent_id)
+        agent_id = row["id"]
+        if not feedback.strip():
+            raise CursorishError(f"no feedback to send to agent {agent_id}", ExitCode.BAD_ARGS)
+        if row.get("discarded_at"):
+            raise CursorishError(f"agent {agent_id} was discarded", ExitCode.BAD_ARGS)
+        running = self._tasks.get(agent_id)
+        if (running is not None and not running.done()) or (
+            row["state"] not in ENDED_STATES and not is_interrupted(row)
+        ):
+            raise CursorishError(
+                f"agent {agent_id} is still running ({row['state']}); revise it once it ends",
+                ExitCode.BAD_ARGS,
+            )
+        task = self.store.task(row["task_id"]) if row.get("task_id") else None
+        text = str(task["text"]) if task else ""
+        stored = self.store.messages(agent_id)
+        if not stored:
+            raise CursorishError(
+                f"agent {agent_id} never talked to its planner: there is no transcript to "
+                "continue (run the task again)",
+                ExitCode.BAD_ARGS,
+            )
+        dest = self._revision_worktree(row)
+        await in_thread(self._reattach_worktree, dest, row["branch"], agent_id)
+        self.store.update_agent(
+            agent_id,
+            pid=self._pid,
+            owner_start=self._start,
+            cancel_requested=0,
+            state="starting",
+            error="",
+            finished_at=None,
+            worktree=str(dest),
+        )
+        messages = _drop_dangling_tool_calls(stored)
+        for message in messages[len(stored) :]:
+            self.store.add_message(agent_id, message)
+        note = {"role": "user", "content": feedback}
+        self.store.add_message(agent_id, note)
+        messages.append(note)
+        self.emit(Event("revising", agent_id, {"feedback": feedback}))
+        report = AgentReport(agent_id, text, row["branch"], str(dest), row["base_commit"], FAILED)
+        self._tasks[agent_id] = asyncio.create_task(
+            self._slot(report, row["branch"], resume=messages)
+        )
+        (result,) = await self._supervise([self._tasks[agent_id]])
+        return result
+
+    def _revision_worktree(self, row: dict[str, Any]) -> Path:
+        """The agent's worktree, or the review worktree of its branch when only that exists."""
+        from cursorish.gitops.review_git import is_worktree_on
+
+        own = Path(row["worktree"])
+        if is_worktree_on(own, row["branch"]):
+            return own
+        review = self.store.review(row["branch"])
+        if review is not None and is_worktree_on(Path(review["worktree"]), row["branch"]):
+            return Path(review["worktree"])
+        return own
+
     def cancel(self, agent_id: str) -> bool:
         """Cancel one running or queued agent of this process; False if it is not ours."""
         task = self._tasks.get(agent_id)

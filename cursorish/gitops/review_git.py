@@ -150,8 +150,9 @@ def marker(wt: Path) -> str | None:
 
 def set_index(wt: Path, tree_ish: str, *, base: str) -> None:
     """Make W's index hold exactly `tree_ish` (stat info kept where the content matches, so
-    git does not re-hash unchanged files) and mark W as set up for review against `base`."""
-    run_git(wt, "read-tree", "-m", tree_ish)
+    git does not re-hash unchanged files; `-i`: W's files are never compared or touched) and
+    mark W as set up for review against `base`."""
+    run_git(wt, "read-tree", "-m", "-i", tree_ish)
     (git_dir(wt) / REVIEW_MARKER).write_text(base + "\n", encoding="utf-8")
 
 

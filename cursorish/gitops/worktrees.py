@@ -255,8 +255,9 @@ def agent_index_env(
     index holds what the user accepted, and an agent committing through it would accept its
     own edits. The private index starts as a copy of the real one (for its stat info: git
     then re-hashes only changed files) and, with `sync`, is set to HEAD's tree first
-    (`read-tree -m`, which keeps stat info where the content matches), so a commit made on
-    the branch meanwhile (a review commit) is the starting point of the next agent commit.
+    (`read-tree -m -i`: stat info kept where the content matches; `-i` because the files may
+    legitimately differ from the index being replaced), so a commit made on the branch
+    meanwhile (a review commit) is the starting point of the next agent commit.
     """
     wt_path = Path(wt_path)
     if git_dir is None:
@@ -269,7 +270,7 @@ def agent_index_env(
             shutil.copyfile(real, path)
         sync = True
     if sync:
-        run_git(wt_path, "read-tree", "-m", "HEAD", env=env)
+        run_git(wt_path, "read-tree", "-m", "-i", "HEAD", env=env)
     return env
 
 

@@ -3,6 +3,7 @@ reject, undo, commit, decisions, feedback; the user's checkout stays byte-for-by
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,14 @@ from cursorish.gitops.worktrees import commit_all, create_worktree
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import ServerFactory, git, snapshot
-from tests.core.agent_helpers import call, finish, run_tasks, settings_for
+from tests.core.agent_helpers import (
+    Recorder,
+    call,
+    finish,
+    orchestrator_for,
+    run_tasks,
+    settings_for,
+)
 
 MakeRepo = Callable[..., Path]
 
@@ -658,3 +666,94 @@ def test_every_edge_case_leaves_the_users_checkout_untouched(
     session.undo()
     session.commit()
     assert snapshot(repo.root) == user
+
+
+# -- reject with a reason -> the agent revises ------------------------------------------------
+
+REVISED = EDITED.replace("line 25 changed", "LINE_25 = CONSTANT")
+
+
+def test_reject_with_reason_then_revise_shows_new_pending_hunks(
+    repo: RepoInfo, store: Store, scripted_server: ServerFactory
+) -> None:
+    server = scripted_server(
+        [
+            call("edit_file", path="app.py", sketch=EDITED),
+            finish("edited app.py"),
+            # Turn 3 is served once the transcript has two assistant messages: the revision.
+            call("edit_file", path="app.py", sketch=REVISED),
+            finish("used a constant"),
+        ]
+    )
+    sink = Recorder()
+    orch, _ = orchestrator_for(repo.root, settings_for(server), sink)
+    (report,) = asyncio.run(orch.run(["improve the app"]))
+    assert report.status == "done"
+    session = ReviewSession.open(repo, store, report.agent_id)
+    first, second = pending_ids(session)
+    session.accept(first)
+    session.reject(second, "use a constant for line 25")
+    feedback = session.feedback()
+
+    revised = asyncio.run(orch.revise(report.agent_id, feedback))
+
+    assert revised.status == "done" and revised.summary == "used a constant"
+    request = server.requests[-2]  # the planner call that produced the revision
+    assert request["messages"][-1] == {"role": "user", "content": feedback}
+    assert "Reason: use a constant for line 25" in request["messages"][-1]["content"]
+    assert "-line 25\n+line 25 changed" in request["messages"][-1]["content"]
+    assert "revising" in sink.kinds(report.agent_id)
+    # The revision is a new pending hunk; what was accepted stays accepted.
+    (new_hunk,) = [h for f in session.files() if f.pending for h in f.pending.hunks]
+    assert [(line.kind, line.text) for line in new_hunk.lines if line.kind != " "] == [
+        ("-", "line 25"),
+        ("+", "LINE_25 = CONSTANT"),
+    ]
+    assert "+LINE THREE" in cached(session.worktree, report.base_commit)
+    assert session.counts() == {"pending": 1, "accepted": 1, "rejected": 1}
+    # One commit per run on the branch, the revision's content at the tip.
+    branch = report.branch
+    assert git(repo.root, "rev-list", "--count", f"{report.base_commit}..{branch}").strip() == "2"
+    assert git(repo.root, "show", f"{branch}:app.py") == REVISED
+    assert store.agent(report.agent_id)["state"] == "done"  # type: ignore[index]
+
+
+def test_revise_refuses_what_it_cannot_continue(
+    repo: RepoInfo, store: Store, scripted_server: ServerFactory
+) -> None:
+    server = scripted_server([call("create_file", path="x.txt", content="x\n"), finish()])
+    orch, _ = orchestrator_for(repo.root, settings_for(server))
+    (report,) = asyncio.run(orch.run(["t"]))
+    with pytest.raises(CursorishError, match="no feedback") as info:
+        asyncio.run(orch.revise(report.agent_id, "  "))
+    assert info.value.exit_code == ExitCode.BAD_ARGS
+    with pytest.raises(CursorishError, match="no agent 'zzz'"):
+        asyncio.run(orch.revise("zzz", "do better"))
+    store.update_agent(report.agent_id, state="planning", pid=os.getpid())
+    with pytest.raises(CursorishError, match="still running"):
+        asyncio.run(orch.revise(report.agent_id, "do better"))
+
+
+def test_revise_works_in_the_review_worktree_when_the_agents_is_gone(
+    repo: RepoInfo, store: Store, scripted_server: ServerFactory
+) -> None:
+    server = scripted_server(
+        [
+            call("edit_file", path="app.py", sketch=EDITED),
+            finish("edited"),
+            call("edit_file", path="app.py", sketch=REVISED),
+            finish("revised"),
+        ]
+    )
+    orch, _ = orchestrator_for(repo.root, settings_for(server))
+    (report,) = asyncio.run(orch.run(["improve"]))
+    git(repo.root, "worktree", "remove", "--force", report.worktree)
+    session = ReviewSession.open(repo, store, report.agent_id)
+    assert str(session.worktree) != report.worktree
+    _, second = pending_ids(session)
+    session.reject(second, "use a constant")
+    revised = asyncio.run(orch.revise(report.agent_id, session.feedback()))
+    assert revised.status == "done", revised.error
+    assert revised.worktree == str(session.worktree)
+    assert (session.worktree / "app.py").read_text() == REVISED
+    assert session.counts()["pending"] == 2  # LINE THREE still pending, the constant is new

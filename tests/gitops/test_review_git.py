@@ -102,3 +102,14 @@ def test_set_index_and_last_review_commit(repo_root: Path, tmp_path: Path) -> No
     assert rg.last_review_commit(wt, base_sha, "feature") == sha
     assert git(wt, "log", "-1", "--format=%an <%ae>").strip() == "U <u@x>"
     assert rg.tree_of(wt, sha) == base
+
+
+def test_set_index_keeps_files_the_user_changed(repo_root: Path, tmp_path: Path) -> None:
+    wt = _worktree(repo_root, tmp_path)
+    base_sha = git(wt, "rev-parse", "HEAD").strip()
+    (wt / "a.txt").write_text("agent\n")
+    git(wt, "commit", "-q", "-am", "agent work")  # an older run: its index = the branch tip
+    (wt / "a.txt").write_text("the user edited it too\n")
+    rg.set_index(wt, base_sha, base=base_sha)
+    assert rg.index_tree(wt) == rg.tree_of(wt, base_sha)
+    assert (wt / "a.txt").read_text() == "the user edited it too\n"

@@ -11,6 +11,7 @@ import pytest
 from cursorish.errors import CursorishError
 from cursorish.gitops.repo import open_repo
 from cursorish.gitops.worktrees import (
+    AGENT_INDEX,
     BranchExistsError,
     branch_name,
     commit_all,
@@ -193,6 +194,26 @@ def test_private_index_starts_from_a_commit_made_meanwhile(repo: Path, tmp_path:
         "a.py",
         "c.py",
     ]
+
+
+def test_private_index_seeded_from_a_real_index_behind_the_files(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A re-added worktree in review: real index at the base, files and HEAD ahead of it."""
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="d3d3d3", base_commit=info.head_commit, dest=dest)
+    (dest / "src" / "app.py").write_text("def main():\n    return 4\n")
+    assert commit_all(dest, "agent", private_index=True) is not None
+    private = Path(
+        git(dest, "rev-parse", "--path-format=absolute", "--git-path", AGENT_INDEX).strip()
+    )
+    private.unlink()  # as in a worktree added again for the branch
+    (dest / "more.py").write_text("m\n")
+    sha = commit_paths(dest, ["more.py"], "checkpoint", private_index=True)
+    assert sha is not None
+    assert git(dest, "show", "--name-only", "--format=", sha).split() == ["more.py"]
+    assert git(dest, "diff", "--cached", "--name-only", info.head_commit) == ""
 
 
 def test_commit_staged_with_the_private_index_commits_what_it_holds(
