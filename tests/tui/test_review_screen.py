@@ -19,7 +19,8 @@ from cursorish.store.db import Store
 from cursorish.tui.diff_view import ACCEPTED, PENDING, REJECTED
 from cursorish.tui.review_app import ReviewApp, compare_app, review_app
 from cursorish.tui.review_screen import CompareScreen, ReviewCommands, ReviewScreen
-from tests.conftest import create_repo, git
+from tests.conftest import ServerFactory, create_repo, git
+from tests.core.agent_helpers import call, finish, orchestrator_for, settings_for
 from tests.tui.test_diff_view import screen_text
 
 APP = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(1, 16))
@@ -176,6 +177,52 @@ def test_reasons_given_while_the_agent_revises_go_in_the_next_round(
         assert not screen.revising
 
     _run(review_app(session, revise=revise), body)
+
+
+def test_reject_with_reason_round_trip_through_the_real_agent(
+    tmp_path: Path, scripted_server: ServerFactory
+) -> None:
+    """The real orchestrator and planner client against a scripted server: the agent edits,
+    the user rejects a hunk with a reason in the app, the agent gets the reason in its
+    transcript and revises, the new hunk appears in the app."""
+    lines = [f"line {i}\n" for i in range(1, 31)]
+    edited = "".join([*lines[:2], "LINE THREE\n", *lines[3:24], "line 25 changed\n", *lines[25:]])
+    revised = edited.replace("line 25 changed", "LINE_25 = CONSTANT")
+    root = create_repo(tmp_path / "r", {"app.py": "".join(lines)})
+    server = scripted_server(
+        [
+            call("edit_file", path="app.py", sketch=edited),
+            finish("edited app.py"),
+            call("edit_file", path="app.py", sketch=revised),  # served after the feedback
+            finish("used a constant"),
+        ]
+    )
+    orch, store = orchestrator_for(root, settings_for(server))
+
+    async def main() -> None:
+        (report,) = await orch.run(["improve the app"])
+        assert report.status == "done"
+        session = ReviewSession.open(open_repo(root), store, report.agent_id)
+
+        async def revise(feedback: str) -> None:
+            await orch.revise(report.agent_id, feedback)
+
+        app = review_app(session, revise=revise)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            screen = _screen(pilot)
+            await pilot.press("a", "r")  # accept LINE THREE, then reject line 25 with a reason
+            await pilot.pause()
+            await pilot.press(*"use a constant", "enter")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            request = server.requests[-2]  # the planner call that produced the revision
+            assert "use a constant" in request["messages"][-1]["content"]
+            assert _shows(screen, "LINE_25 = CONSTANT")
+            assert [s for _, s in _states(screen)] == [ACCEPTED, REJECTED, PENDING]
+            assert "the agent revised" in screen.status_text
+
+    asyncio.run(main())
 
 
 def test_escape_in_the_reason_box_rejects_nothing(session: ReviewSession) -> None:
