@@ -221,12 +221,46 @@ def request_cancel(store: Store, agent_id: str) -> CancelResult:
 # -- discard and gc ------------------------------------------------------------------------
 
 
-def _remove_agent_files(repo: RepoInfo, row: dict[str, Any], removed: list[str]) -> None:
-    wt = Path(row["worktree"])
+# Review worktrees (`<state dir>/worktrees/review-<slug>`, see core/review.py) live next to the
+# agents' worktrees; they belong to a branch, not to an agent.
+REVIEW_PREFIX = "review-"
+
+
+def _review_worktrees(store: Store, repo: RepoInfo, branch: str) -> list[Path]:
+    """Review worktrees in our folder that have `branch` checked out (or are recorded as its
+    review worktree and still exist)."""
+    base = Path(os.path.realpath(worktrees_dir(repo.git_common_dir)))
+    found = [
+        path
+        for path, on in git_worktrees(repo).items()
+        if on == branch and path.parent == base and path.name.startswith(REVIEW_PREFIX)
+    ]
+    review = store.review(branch)
+    if review is not None:
+        recorded = Path(os.path.realpath(review["worktree"]))
+        if recorded.name.startswith(REVIEW_PREFIX) and recorded.exists() and recorded not in found:
+            found.append(recorded)
+    return found
+
+
+def _remove_worktree_dir(repo: RepoInfo, wt: Path) -> None:
     if wt.exists() or _git_knows(repo, wt):
         remove_worktree(repo.root, wt)
         if wt.exists():  # git refused or did not know it: the directory is ours alone
             shutil.rmtree(wt, ignore_errors=True)
+
+
+def _remove_agent_files(
+    store: Store, repo: RepoInfo, row: dict[str, Any], removed: list[str]
+) -> None:
+    # Review worktrees first: git will not delete a branch checked out in one.
+    for review_wt in _review_worktrees(store, repo, row["branch"]):
+        _remove_worktree_dir(repo, review_wt)
+        removed.append(f"review worktree {review_wt}")
+    store.delete_review(row["branch"])
+    wt = Path(row["worktree"])
+    if wt.exists() or _git_knows(repo, wt):
+        _remove_worktree_dir(repo, wt)
         removed.append(f"worktree {wt}")
     if branch_exists(repo.root, row["branch"]):
         run_git(repo.root, "branch", "-D", "--end-of-options", row["branch"])
@@ -246,7 +280,7 @@ def discard(store: Store, repo: RepoInfo, agent_id: str) -> list[str]:
         store.update_agent(row["id"], state=INTERRUPTED)
     store.update_agent(row["id"], discarded_at=row.get("discarded_at") or now())
     removed: list[str] = []
-    _remove_agent_files(repo, row, removed)
+    _remove_agent_files(store, repo, row, removed)
     store.update_agent(row["id"], removed_at=now())
     return removed
 
@@ -287,7 +321,7 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
     for row in rows.values():
         if not row.get("discarded_at"):
             continue
-        leftovers = []
+        leftovers = [f"review worktree {p}" for p in _review_worktrees(store, repo, row["branch"])]
         if Path(row["worktree"]).exists():
             leftovers.append(f"worktree {row['worktree']}")
         if branch_exists(repo.root, row["branch"]):
@@ -298,14 +332,25 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
             report.removed += [f"{verb} {x} (agent {row['id']} was discarded)" for x in leftovers]
             continue
         done: list[str] = []
-        _remove_agent_files(repo, row, done)
+        _remove_agent_files(store, repo, row, done)
         store.update_agent(row["id"], removed_at=now())
         report.removed += [f"{verb} {x} (agent {row['id']} was discarded)" for x in done]
 
-    # 2. Git worktrees in our folder whose agent the store does not know.
+    # 2. Git worktrees in our folder whose agent (or review) the store does not know.
     known_to_git = git_worktrees(repo)
     for path, branch in known_to_git.items():
         if path.parent != base or path.name in rows:
+            continue
+        if path.name.startswith(REVIEW_PREFIX):
+            review = store.review(branch) if branch else None
+            if review is not None and Path(os.path.realpath(review["worktree"])) == path:
+                continue  # the branch is being reviewed there
+            report.removed.append(
+                f"{verb} review worktree {path} (no review of {branch or 'a detached HEAD'} "
+                "in the store)"
+            )
+            if not dry_run:
+                remove_worktree(repo.root, path)
             continue
         report.removed.append(f"{verb} worktree {path} (no agent {path.name} in the store)")
         if not dry_run:

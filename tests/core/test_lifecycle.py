@@ -149,3 +149,77 @@ def test_gc_keeps_an_orphan_branch_with_its_own_commits(store: Store, repo: Repo
     assert not wt.exists()
     assert branch_exists(repo.root, "cursorish/ownwrk")
     assert any("kept branch cursorish/ownwrk" in k for k in report.kept)
+
+
+def _agent_with_change(store: Store, repo: RepoInfo, agent_id: str) -> Path:
+    from cursorish.gitops.worktrees import commit_all, create_worktree
+
+    _row(store, repo, agent_id, "done", None)
+    wt = worktrees_dir(repo.git_common_dir) / agent_id
+    create_worktree(repo, agent_id=agent_id, base_commit=repo.head_commit, dest=wt)
+    (wt / "app.py").write_text("X = 2\n")
+    commit_all(wt, "agent", private_index=True)
+    return wt
+
+
+def test_discard_removes_the_review_worktree_of_the_branch(store: Store, repo: RepoInfo) -> None:
+    from cursorish.core.review import ReviewSession
+
+    wt = _agent_with_change(store, repo, "eeeeee")
+    git(repo.root, "worktree", "remove", "--force", str(wt))
+    review_wt = ReviewSession.open(repo, store, "eeeeee").worktree
+    assert review_wt.is_dir() and store.review("cursorish/eeeeee") is not None
+    removed = lifecycle.discard(store, repo, "eeeeee")
+    assert removed == [f"review worktree {review_wt.resolve()}", "branch cursorish/eeeeee"]
+    assert not review_wt.exists() and not branch_exists(repo.root, "cursorish/eeeeee")
+    assert store.review("cursorish/eeeeee") is None
+
+
+def test_discard_forgets_a_review_in_the_agents_own_worktree(store: Store, repo: RepoInfo) -> None:
+    from cursorish.core.review import ReviewSession
+
+    wt = _agent_with_change(store, repo, "ffffff")
+    assert ReviewSession.open(repo, store, "ffffff").worktree == wt
+    assert lifecycle.discard(store, repo, "ffffff") == [
+        f"worktree {wt}",
+        "branch cursorish/ffffff",
+    ]
+    assert store.review("cursorish/ffffff") is None
+
+
+def test_gc_keeps_live_reviews_and_removes_orphan_review_worktrees(
+    store: Store, repo: RepoInfo
+) -> None:
+    from cursorish.core.review import ReviewSession
+
+    parent = worktrees_dir(repo.git_common_dir)
+    root = repo.root
+    # A branch reviewed in its own review worktree: kept.
+    git(root, "branch", "feature")
+    feature = parent / "review-feature"
+    git(root, "worktree", "add", "-q", str(feature), "feature")
+    (feature / "app.py").write_text("X = 3\n")
+    git(feature, "commit", "-q", "-am", "feature work")
+    assert ReviewSession.open(repo, store, "feature").worktree == feature
+    # A review worktree the store knows nothing about: removed (its branch stays).
+    git(root, "branch", "lost")
+    git(root, "worktree", "add", "-q", str(parent / "review-lost"), "lost")
+    # A discarded agent whose review worktree was left behind: removed with its branch.
+    wt = _agent_with_change(store, repo, "cccccc")
+    git(root, "worktree", "remove", "--force", str(wt))
+    review_wt = ReviewSession.open(repo, store, "cccccc").worktree
+    store.update_agent("cccccc", discarded_at="2024-01-01T00:00:00+00:00")
+
+    dry = lifecycle.gc(store, repo, dry_run=True)
+    assert review_wt.exists() and (parent / "review-lost").exists()
+    report = lifecycle.gc(store, repo)
+    assert report.removed == [line.replace("would remove", "removed") for line in dry.removed]
+    text = "\n".join(report.removed)
+    assert f"review worktree {review_wt.resolve()} (agent cccccc was discarded)" in text
+    assert "branch cursorish/cccccc" in text
+    assert f"review worktree {(parent / 'review-lost').resolve()} (no review of lost" in text
+    assert not review_wt.exists() and not (parent / "review-lost").exists()
+    assert branch_exists(root, "lost") and not branch_exists(root, "cursorish/cccccc")
+    assert feature.is_dir() and store.review("feature") is not None
+    assert store.review("cursorish/cccccc") is None
+    assert lifecycle.gc(store, repo).removed == []
