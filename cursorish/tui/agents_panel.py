@@ -144,6 +144,8 @@ def activity_for(row: AgentRow, event: Event) -> str | None:
             return ("allowed: " if d.get("allowed") else "denied: ") + str(d.get("command", ""))
         case "cancelling":
             return "cancelling…"
+        case "revising":
+            return "revising: " + first_line(str(d.get("feedback", "")))
         case "agent_finished":
             status = str(d.get("status", ""))
             return ended_activity(status, str(d.get("summary") or ""), d.get("error")) or status

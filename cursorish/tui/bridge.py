@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -283,13 +283,8 @@ class EngineBridge:
         self._check_open()
         row = find_agent(self.setup.store, agent_id)
         orch = self.orchestrator(row["profile"])
-        revise: Callable[[str, str], Awaitable[Any]] | None = getattr(orch, "revise", None)
-        if revise is None:
-            raise CursorishError(
-                "this version cannot send feedback to an agent (Orchestrator.revise is missing)"
-            )
         self._owner[row["id"]] = orch
-        task = asyncio.ensure_future(revise(row["id"], feedback))
+        task = asyncio.get_running_loop().create_task(orch.revise(row["id"], feedback))
         self._runs.add(task)
         task.add_done_callback(self._runs.discard)
         await task

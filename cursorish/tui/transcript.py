@@ -214,9 +214,13 @@ class Transcript(VerticalScroll):
             case "worktree_ready":
                 self._note(f"worktree ready on branch {d.get('branch', '')}")
             case "agent_started" if d.get("resumed"):
+                self._clear_final()
                 self._note("resumed from its transcript")
             case "agent_started":
                 self._mount(Static(Text(f"Task: {d.get('task', '')}"), classes="user"))
+            case "revising":
+                self._clear_final()
+                self._mount(Static(Text(str(d.get("feedback", ""))), classes="user"))
             case "planner_reply":
                 self._end_stream(str(d.get("content") or ""))
             case "tool_call":
@@ -235,7 +239,8 @@ class Transcript(VerticalScroll):
             case "applying":
                 self._show_apply(str(d.get("path", "")), "")
             case "apply_progress":
-                self._show_apply(str(d.get("path", "")), self._apply_text + str(d.get("text", "")))
+                text = self._apply_text + str(d.get("text", ""))
+                self._show_apply(str(d.get("path", "")), text, int(d.get("chars") or len(text)))
             case "apply_done":
                 self._hide_apply()
             case "asking":
@@ -281,11 +286,12 @@ class Transcript(VerticalScroll):
             self._mount(Static(Text(content.strip()), classes="assistant"))
         self._stream_text = ""
 
-    def _show_apply(self, path: str, text: str) -> None:
+    def _show_apply(self, path: str, text: str, chars: int = 0) -> None:
         self._apply_path, self._apply_text = path, text[-20_000:]
         lines = [f"applying {path}…"]
         if text:
-            lines[0] = f"applying {path} · model route · {len(text):,} characters so far"
+            chars = chars or len(text)
+            lines[0] = f"applying {path} · model route · {chars:,} characters so far"
             lines.extend(text.splitlines()[-APPLY_TAIL_LINES:])
         body = Text("\n".join(lines))
         if self._apply is None:
@@ -312,6 +318,11 @@ class Transcript(VerticalScroll):
         if self._ask is not None:
             self._ask.remove()
             self._ask = None
+
+    def _clear_final(self) -> None:
+        if self._final is not None:
+            self._final.remove()
+            self._final = None
 
     def set_final(self, state: str, text: str) -> None:
         """The closing line: how the agent ended (replaced when the store says otherwise)."""

@@ -94,6 +94,13 @@ def screen_text(app: App[Any]) -> str:
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
 
 
+def widget_text(app: App[Any], widget: Any) -> str:
+    """The part of the screen a widget covers, as plain text."""
+    region = widget.region
+    lines = screen_text(app).splitlines()[region.y : region.bottom]
+    return "\n".join(line[region.x : region.right] for line in lines)
+
+
 async def wait_for(
     pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20.0, what: str = ""
 ) -> None:
@@ -103,3 +110,58 @@ async def wait_for(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}\n{screen_text(pilot.app)}")
         await pilot.pause(0.05)
+
+
+def seed_agent(
+    setup: EngineSetup,
+    agent_id: str,
+    task: str,
+    *,
+    state: str = "done",
+    summary: str = "",
+    error: str = "",
+    tokens: tuple[int, int] = (0, 0),
+    cost_usd: float = 0.0,
+    task_id: int | None = None,
+    messages: list[dict[str, Any]] | None = None,
+    tool_rows: list[dict[str, Any]] | None = None,
+) -> int:
+    """Record an agent (as a finished run would have) with a fixed id; returns its task id."""
+    store = setup.store
+    if task_id is None:
+        task_id = store.create_task(task, str(setup.repo.root))
+    store.create_agent(
+        agent_id=agent_id,
+        task_id=task_id,
+        profile="default",
+        branch=f"cursorish/{agent_id}",
+        worktree=str(setup.repo.root.parent / "worktrees" / agent_id),
+        base_commit=setup.repo.head_commit,
+        planner_model="openai/scripted",
+        apply_engine="auto",
+        state=state,
+    )
+    store.update_agent(agent_id, summary=summary, error=error)
+    if tokens != (0, 0) or cost_usd:
+        store.add_usage(agent_id, tokens[0], tokens[1], cost_usd)
+    for message in messages or []:
+        store.add_message(agent_id, message)
+    for row in tool_rows or []:
+        store.add_tool_call(agent_id, **row)
+    return task_id
+
+
+def tool_call_message(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
+    import json
+
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": call_id,
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments)},
+            }
+        ],
+    }

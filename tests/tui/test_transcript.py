@@ -1,0 +1,213 @@
+"""The transcript view: history from the store, live events on top (streamed text, tool calls,
+the apply step with the model route's output as it is decoded), and no text shown twice when
+the user switches agents in the middle of a stream."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from cursorish.core.events import Event
+from cursorish.core.lifecycle import owner_token
+from cursorish.tui.app import CursorishApp
+from cursorish.tui.bridge import EngineSetup
+from cursorish.tui.transcript import ToolBlock
+from tests.tui.conftest import (
+    screen_text,
+    seed_agent,
+    tool_call_message,
+    wait_for,
+    widget_text,
+)
+
+pytestmark = pytest.mark.anyio
+
+SetupFactory = Callable[..., EngineSetup]
+
+
+def running_agent(setup: EngineSetup, agent_id: str, task: str) -> None:
+    """An agent this process 'runs' (so it is not seen as interrupted)."""
+    seed_agent(
+        setup,
+        agent_id,
+        task,
+        state="planning",
+        messages=[
+            {"role": "system", "content": "You are an agent."},
+            {"role": "user", "content": f"Task: {task}\n\nRepository files (2):\napp.py"},
+        ],
+    )
+    pid, start = owner_token()
+    setup.store.update_agent(agent_id, pid=pid, owner_start=start)
+
+
+def shown(app: CursorishApp) -> str:
+    return widget_text(app, app.transcript)
+
+
+def count(app: CursorishApp, needle: str) -> int:
+    """How often the transcript shows `needle`."""
+    return shown(app).count(needle)
+
+
+async def test_history_from_the_store_folds_tool_calls(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    seed_agent(
+        setup,
+        "aaaa01",
+        "rename greet",
+        summary="renamed greet",
+        messages=[
+            {"role": "system", "content": "You are an agent."},
+            {"role": "user", "content": "Task: rename greet\n\nRepository files (1):\napp.py"},
+            {"role": "assistant", "content": "I will read it.", "tool_calls": []},
+            tool_call_message("c1", "read_file", path="app.py"),
+            {"role": "tool", "tool_call_id": "c1", "content": "app.py (lines 1-2 of 2)\nx = 1"},
+            tool_call_message("c2", "grep", pattern="greet("),
+            {"role": "tool", "tool_call_id": "c2", "content": "error: nothing"},
+        ],
+        tool_rows=[
+            {
+                "step": 1,
+                "call_id": "c1",
+                "name": "read_file",
+                "arguments": "{}",
+                "result": "",
+                "ok": True,
+                "elapsed_ms": 3.0,
+            },
+            {
+                "step": 2,
+                "call_id": "c2",
+                "name": "grep",
+                "arguments": "{}",
+                "result": "",
+                "ok": False,
+                "elapsed_ms": 12.0,
+            },
+        ],
+    )
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "Task: rename greet" in text and "Repository files" not in text
+        assert "I will read it." in text
+        assert "✓ read_file app.py · 3 ms" in text and "✗ grep greet( · 12 ms" in text
+        assert "✓ done: renamed greet" in text
+        assert "x = 1" not in text  # folded
+        blocks = list(app.transcript.query(ToolBlock))
+        assert [b.tool for b in blocks] == ["read_file", "grep"] and blocks[1].has_class("failed")
+        blocks[0].collapsed = False
+        await pilot.pause(0.1)
+        assert "x = 1" in screen_text(app) and "path: app.py" in screen_text(app)
+
+
+async def test_planner_text_streams_into_one_block(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    running_agent(setup, "bbbb01", "stream")
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for piece in ("Looking ", "at the ", "code now."):
+            app.bridge.sink(Event("planner_text", "bbbb01", {"text": piece}))
+        await wait_for(pilot, lambda: "Looking at the code now." in shown(app), what="text")
+        assert len(app.transcript.query(".streaming")) == 1
+        app.bridge.sink(Event("planner_reply", "bbbb01", {"step": 1, "content": "x"}))
+        await wait_for(pilot, lambda: not app.transcript.query(".streaming"), what="reply")
+        assert count(app, "Looking at the code now.") == 1
+        assert "planning" in screen_text(app)
+
+
+async def test_switching_agents_mid_stream_shows_the_text_once(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    running_agent(setup, "cccc01", "first")
+    running_agent(setup, "cccc02", "second")
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.panel.select("cccc01")
+        await wait_for(pilot, lambda: app.transcript.agent_id == "cccc01", what="first")
+        app.bridge.sink(Event("planner_text", "cccc01", {"text": "alpha "}))
+        app.panel.select("cccc02")  # before the batch with "alpha" is delivered
+        await wait_for(pilot, lambda: app.transcript.agent_id == "cccc02", what="second")
+        app.bridge.sink(Event("planner_text", "cccc01", {"text": "beta "}))
+        app.panel.select("cccc01")
+        app.bridge.sink(Event("planner_text", "cccc01", {"text": "gamma"}))
+        await wait_for(pilot, lambda: "alpha beta gamma" in shown(app), what="all text")
+        await pilot.pause(0.2)
+        assert count(app, "alpha") == 1
+
+
+async def test_the_apply_step_shows_while_it_runs(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    running_agent(setup, "dddd01", "apply")
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        sink = app.bridge.sink
+        sink(
+            Event(
+                "tool_call",
+                "dddd01",
+                {
+                    "tool": "edit_file",
+                    "call_id": "e1",
+                    "arguments": '{"path": "app.py", "sketch": "x"}',
+                },
+            )
+        )
+        sink(Event("applying", "dddd01", {"path": "app.py"}))
+        await wait_for(pilot, lambda: "applying app.py…" in screen_text(app), what="apply")
+        assert "⋯ edit_file app.py" in screen_text(app)
+        assert "applying app.py" in app.panel.rows["dddd01"].activity
+        sink(
+            Event(
+                "apply_progress",
+                "dddd01",
+                {"path": "app.py", "text": "def greet(name):\n    return", "chars": 27},
+            )
+        )
+        sink(
+            Event(
+                "apply_progress",
+                "dddd01",
+                {"path": "app.py", "text": ' "hello " + name\n', "chars": 45},
+            )
+        )
+        await wait_for(pilot, lambda: "model route" in screen_text(app), what="progress")
+        text = screen_text(app)
+        assert 'return "hello " + name' in text and "45 characters so far" in text
+        assert "model: 45 chars" in app.panel.rows["dddd01"].activity
+        sink(Event("apply_done", "dddd01", {"path": "app.py", "outcome": "merged"}))
+        sink(
+            Event(
+                "tool_result",
+                "dddd01",
+                {
+                    "tool": "edit_file",
+                    "call_id": "e1",
+                    "ok": True,
+                    "result": "applied to app.py (+1 -1)",
+                    "ms": 40,
+                },
+            )
+        )
+        await wait_for(pilot, lambda: "model route" not in screen_text(app), what="apply done")
+        assert "✓ edit_file app.py · 40 ms" in screen_text(app)
+
+
+async def test_a_rebuilt_view_shows_an_apply_in_progress(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    running_agent(setup, "eeee01", "one")
+    running_agent(setup, "eeee02", "two")
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.panel.select("eeee02")
+        await wait_for(pilot, lambda: app.transcript.agent_id == "eeee02", what="second")
+        app.bridge.sink(Event("applying", "eeee01", {"path": "lib.py"}))
+        app.bridge.sink(
+            Event("apply_progress", "eeee01", {"path": "lib.py", "text": "import os\n"})
+        )
+        await pilot.pause(0.2)
+        app.panel.select("eeee01")
+        await wait_for(pilot, lambda: "applying lib.py" in shown(app), what="apply")
+        assert count(app, "import os") == 1
