@@ -299,6 +299,9 @@ class ReviewSession:
         self, hunk_id: str, matches: list[tuple[ReviewFile, Hunk, str]]
     ) -> tuple[ReviewFile, Hunk, str]:
         exact = [m for m in matches if m[1].id == hunk_id]
+        # The same lines can be both accepted and still pending elsewhere in the file: an
+        # exact id then names the pending one (the one a decision can be made on).
+        exact = [m for m in exact if m[2] == PENDING] or exact
         if len(exact) == 1:
             return exact[0]
         if len(matches) == 1:
