@@ -227,12 +227,18 @@ class ReviewSession:
         """Commit the worktree's index on the branch; None when nothing was accepted (or
         un-accepted) since the last review commit. Still-pending hunks stay in the worktree."""
         tree = rg.index_tree(self.worktree)
+        tip = rg.commit_of(self.worktree, f"refs/heads/{self.branch}")
         last = rg.last_review_commit(self.worktree, self.base, self.branch)
-        if tree == rg.tree_of(self.worktree, last or self.base):
-            return None
+        if last == tip and tree == rg.tree_of(self.worktree, tip):
+            return None  # the branch already is the reviewed state
         review = self.store.review(self.branch) or {}
         since = review.get("committed_at") or review.get("started_at")
         rows = [r for r in self._decision_rows() if since is None or r["created_at"] >= since]
+        if not rows and tree == rg.tree_of(self.worktree, last or self.base):
+            # Nothing decided since the last review commit: a stray "commit" must not strip
+            # the agent's newer, still unreviewed work (a revision) off the branch. With
+            # decisions, the tip is compared too: rejecting all of a revision must commit.
+            return None
         accepted = sum(1 for r in rows if r["decision"] == ACCEPTED)
         rejected = len(rows) - accepted
         sha = rg.commit_index(

@@ -42,6 +42,10 @@ def git_dir(wt: Path) -> Path:
     return Path(os.path.realpath(Path(wt) / git_out(Path(wt), "rev-parse", "--git-dir")))
 
 
+def commit_of(cwd: Path, rev: str) -> str:
+    return git_out(cwd, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+
+
 def tree_of(cwd: Path, rev: str) -> str:
     return git_out(cwd, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{tree}}")
 

@@ -206,6 +206,25 @@ def test_commit_puts_accepted_on_the_branch_and_leaves_pending(
     assert session.counts() == {"pending": 0, "accepted": 2, "rejected": 1}
 
 
+def test_rejecting_a_revision_after_a_review_commit_commits_it_away(
+    repo: RepoInfo, store: Store
+) -> None:
+    wt = make_agent(repo, store, {"app.py": EDITED.encode()})
+    session = ReviewSession.open(repo, store)
+    session.accept_all()
+    reviewed = session.commit()
+    assert reviewed is not None
+    # The agent revises: a new commit on the branch through its private index.
+    (wt / "README.md").write_text("revised\n")
+    assert commit_all(wt, "cursorish checkpoint: revision", private_index=True) is not None
+    (revision,) = pending_ids(session)
+    session.reject(revision, "keep the readme")
+    sha = session.commit()
+    assert sha is not None  # the branch tip still held the rejected revision
+    assert git(repo.root, "show", f"{sha}:README.md") == "demo\n"
+    assert session.commit() is None
+
+
 def test_feedback_lists_rejections_with_reasons_once(repo: RepoInfo, store: Store) -> None:
     make_agent(repo, store, {"app.py": EDITED.encode(), "lib/util.py": b"Y\n"})
     session = ReviewSession.open(repo, store)
