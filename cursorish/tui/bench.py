@@ -442,12 +442,16 @@ async def _press_and_time(app: TimedApp, key: str, target: str) -> float:
 
 
 async def _time_keys(
-    app: TimedApp, presses: int, misses: list[int], still: Callable[[], bool] = lambda: True
+    app: TimedApp,
+    presses: int,
+    misses: list[int],
+    still: Callable[[], bool] = lambda: True,
+    rows: int | None = None,
 ) -> list[float]:
-    """Move the selection down to the last agent and back up, `presses` times in all (or
-    until `still()` turns false); each press's latency. The index of a press that was never
-    drawn is added to `misses`."""
-    order = list(app.panel.order)
+    """Move the selection down through the first `rows` agents (default: all) and back up,
+    `presses` times in all (or until `still()` turns false); each press's latency. The index
+    of a press that was never drawn is added to `misses`."""
+    order = list(app.panel.order)[:rows]
     if len(order) < 2:
         raise CursorishError("bench tui: key presses need at least 2 agents")
     app.panel.table.focus()
@@ -490,13 +494,14 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
         app = TimedApp(setup)
         try:
             async with app.run_test(size=SIZE) as pilot:
+                before = set(app.panel.rows)  # agents of an earlier run, if any
                 left = agents
                 while left > 0:
                     app.bridge.start_agents("benchmark: stream and finish", count=min(8, left))
                     left -= min(8, left)
 
                 def streaming() -> bool:
-                    rows = list(app.panel.rows.values())
+                    rows = [r for r in app.panel.rows.values() if r.id not in before]
                     return len(rows) == agents and all(
                         not r.ended and app.bridge.snapshot(r.id)[1].text for r in rows
                     )
@@ -504,7 +509,8 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
                 await _until(streaming, 120, f"{agents} agents streaming")
                 frames = app.clock.frames
                 began = time.perf_counter()
-                busy = await _time_keys(app, presses, misses, streaming)
+                # The new agents are the top rows (newest first).
+                busy = await _time_keys(app, presses, misses, streaming, agents)
                 result["streaming_s"] = round(time.perf_counter() - began, 2)
                 result["frames_per_s"] = round(
                     (app.clock.frames - frames) / max(1e-9, result["streaming_s"]), 1
@@ -517,10 +523,12 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
                 )
                 await _until(lambda: not app.bridge.busy, 60, "agents to be committed")
                 await pilot.pause(0.2)
-                idle = await _time_keys(app, max(4, presses // 2), misses)
+                idle = await _time_keys(app, max(4, presses // 2), misses, rows=agents)
                 result["idle_p50_ms"] = round(statistics.median(idle) * 1000, 1)
                 result["idle_p95_ms"] = round(percentile(idle, 0.95) * 1000, 1)
-                result["states"] = sorted({r.state for r in app.panel.rows.values()})
+                result["states"] = sorted(
+                    {r.state for r in app.panel.rows.values() if r.id not in before}
+                )
         finally:
             setup.store.close()
 
