@@ -18,6 +18,7 @@ right turn. A turn looks like::
      "finish_reason": "tool_calls",                                       # optional
      "error": {"status": 429, "times": 2, "message": "...", "retry_after": 0},
      "delay_s": 3.0,                                                      # sleep first
+     "stream_chunk_chars": 12, "stream_chunk_delay_s": 0.02,              # streaming pace
      "malformed": true}                                                   # body not JSON
 
 An ``error`` fails ``times`` requests (default 1; negative = forever) for that
@@ -335,7 +336,15 @@ class _Handler(BaseHTTPRequestHandler):
         usage = _usage(turn, messages, content, tool_calls)
         common = {"id": response_id, "created": int(time.time()), "model": model}
         if stream:
-            self._send_stream(common, content, tool_calls, finish, usage if include_usage else None)
+            self._send_stream(
+                common,
+                content,
+                tool_calls,
+                finish,
+                usage if include_usage else None,
+                chunk_chars=int(turn.get("stream_chunk_chars") or 0),
+                chunk_delay_s=float(turn.get("stream_chunk_delay_s") or 0.0),
+            )
         else:
             message: dict[str, Any] = {"role": "assistant", "content": content or None}
             if tool_calls:
@@ -359,7 +368,12 @@ class _Handler(BaseHTTPRequestHandler):
         tool_calls: list[dict[str, Any]],
         finish: str,
         usage: dict[str, int] | None,
+        *,
+        chunk_chars: int = 0,
+        chunk_delay_s: float = 0.0,
     ) -> None:
+        """Text goes out in a few pieces, or `chunk_chars` at a time `chunk_delay_s` apart
+        (a provider streaming at a given pace, for benchmarks)."""
         base = {**common, "object": "chat.completion.chunk"}
 
         def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> None:
@@ -371,8 +385,14 @@ class _Handler(BaseHTTPRequestHandler):
 
         self._send_sse_start()
         chunk({"role": "assistant", "content": ""})
-        for piece in _split(content):
-            chunk({"content": piece})
+        if chunk_chars > 0:
+            for start in range(0, len(content), chunk_chars):
+                if start:
+                    self.server_state._sleep(chunk_delay_s)
+                chunk({"content": content[start : start + chunk_chars]})
+        else:
+            for piece in _split(content):
+                chunk({"content": piece})
         for i, call in enumerate(tool_calls):
             fn = call["function"]
             chunk(

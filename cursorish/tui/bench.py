@@ -43,7 +43,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +52,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.planner.scripted_server import ScriptedServer, _Handler, _QuietServer
+from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.tui.app import CursorishApp
 
 TARGET_STARTUP_S = 1.5
@@ -99,59 +98,6 @@ def spread(values: list[float], scale: float = 1.0, digits: int = 1) -> dict[str
 # -- the scripted planner, streaming in many small chunks --------------------------------------
 
 
-class _ChunkedHandler(_Handler):
-    """Sends each streamed text delta of the script as many small ones, a pause apart."""
-
-    server_state: ChunkedServer
-
-    def _send_event(self, data: dict[str, Any]) -> None:
-        choices = data.get("choices") or []
-        delta = choices[0].get("delta") if choices else None
-        text = delta.get("content") if isinstance(delta, dict) else None
-        state = self.server_state
-        if (
-            not isinstance(delta, dict)
-            or not isinstance(text, str)
-            or len(text) <= state.chunk_chars
-        ):
-            super()._send_event(data)
-            return
-        for start in range(0, len(text), state.chunk_chars):
-            piece = {**delta, "content": text[start : start + state.chunk_chars]}
-            super()._send_event({**data, "choices": [{**choices[0], "delta": piece}]})
-            state._sleep(state.chunk_delay_s)
-
-
-class ChunkedServer(ScriptedServer):
-    """A ScriptedServer whose streamed replies arrive `chunk_chars` characters at a time,
-    `chunk_delay_s` apart (the plain server sends a reply's text in three pieces)."""
-
-    def __init__(
-        self,
-        script: list[Any],
-        *,
-        chunk_chars: int = CHUNK_CHARS,
-        chunk_delay_s: float = CHUNK_DELAY_S,
-    ) -> None:
-        super().__init__(script)
-        self.chunk_chars = chunk_chars
-        self.chunk_delay_s = chunk_delay_s
-
-    def start(self) -> None:
-        import threading
-
-        if self._httpd is not None:
-            return
-        handler = type("_BoundChunkedHandler", (_ChunkedHandler,), {"server_state": self})
-        httpd: ThreadingHTTPServer = _QuietServer((self._host, self._port), handler)
-        self._httpd = httpd
-        self._stopping.clear()
-        self._thread = threading.Thread(
-            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-
-
 def streaming_script(seconds: float) -> list[dict[str, Any]]:
     """One planner reply that streams prose for about `seconds`, then calls finish."""
     sentence = "Reading the module layout and planning the change step by step. "
@@ -164,6 +110,8 @@ def streaming_script(seconds: float) -> list[dict[str, Any]]:
     return [
         {
             "content": text[:chars],
+            "stream_chunk_chars": CHUNK_CHARS,
+            "stream_chunk_delay_s": CHUNK_DELAY_S,
             "tool_calls": [{"name": "finish", "arguments": {"summary": "benchmark reply"}}],
         }
     ]
@@ -485,7 +433,7 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
     result: dict[str, Any] = {"event": "keys", "agents": agents, "presses": presses}
     misses: list[int] = []
 
-    async def run(server: ChunkedServer) -> None:
+    async def run(server: ScriptedServer) -> None:
         setup = prepare(
             _namespace(
                 repo, planner="openai/scripted", api_base=server.base_url, concurrency=agents
@@ -532,7 +480,7 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
         finally:
             setup.store.close()
 
-    server = ChunkedServer(streaming_script(stream_s))
+    server = ScriptedServer(streaming_script(stream_s))
     server.start()
     try:
         asyncio.run(run(server))

@@ -122,6 +122,17 @@ def test_streaming_reply_is_openai_sse(scripted_server: ServerFactory) -> None:
     assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["total_tokens"] == 18
 
 
+def test_streaming_pace_sends_text_in_fixed_size_chunks(scripted_server: ServerFactory) -> None:
+    text = "abcdefghijklmnopqrstuvw"  # 23 characters: 5 chunks of 5, the last of 3
+    server = scripted_server(
+        [{"content": text, "stream_chunk_chars": 5, "stream_chunk_delay_s": 0.01}]
+    )
+    _, _, raw = post(server, chat(stream=True))
+    chunks = [e for e in sse_events(raw)[:-1] if e["choices"]]
+    pieces = [c["choices"][0]["delta"].get("content") for c in chunks]
+    assert [p for p in pieces if p] == ["abcde", "fghij", "klmno", "pqrst", "uvw"]
+
+
 def test_stream_without_include_usage_has_no_usage_chunk(scripted_server: ServerFactory) -> None:
     server = scripted_server([{"content": "hi"}])
     events = sse_events(post(server, chat(stream=True))[2])
