@@ -9,6 +9,7 @@ it is first opened, so start-up pays for neither litellm nor the review machiner
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 from collections import deque
 from concurrent.futures import Future
@@ -21,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.screen import ModalScreen
+from textual.events import Resize
 from textual.widgets import DataTable, Footer, Header
 
 from cursorish.errors import CursorishError
@@ -44,6 +45,7 @@ from cursorish.tui.dialogs import (
 from cursorish.tui.transcript import Transcript
 
 DARK, LIGHT = "textual-dark", "textual-light"
+PALETTE_HINT_WIDTH = 100
 KEY_DISPLAY = {"delete": "del"}
 NEEDS_AGENT = frozenset({"review", "compare", "cancel_agent", "resume_agent", "discard_agent"})
 
@@ -127,6 +129,13 @@ class CursorishApp(App[int]):
             yield Transcript(id="transcript")
         yield Footer()
 
+    def on_resize(self, event: Resize) -> None:
+        # Below 100 columns every key of the footer needs the room of the palette hint.
+        if self.screen_stack:
+            with contextlib.suppress(NoMatches):
+                footer = self.screen_stack[0].query_one(Footer)
+                footer.show_command_palette = event.size.width >= PALETTE_HINT_WIDTH
+
     @property
     def panel(self) -> AgentsPanel:
         return self.query_one("#agents", AgentsPanel)
@@ -194,8 +203,11 @@ class CursorishApp(App[int]):
             self.refresh_bindings()
 
     def _live_ui(self) -> bool:
+        """False once the app is closing (its widgets go away while events still arrive)."""
+        if self._exit or self._closing:
+            return False
         try:
-            return self.transcript.is_mounted and self.panel.is_mounted
+            return self.transcript.is_attached and self.panel.table.is_attached
         except (NoMatches, ScreenStackError):
             return False
 
@@ -241,9 +253,10 @@ class CursorishApp(App[int]):
         return [a for a in ACTIONS if self.check_action(a.action, ()) is not False]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        top = self.screen_stack[-1] if self.screen_stack else None
-        if (action in NEEDS_AGENT or action == "new_agent") and isinstance(top, ModalScreen):
-            return False  # one dialog at a time; the ask dialog stays on top
+        if (action in NEEDS_AGENT or action == "new_agent") and len(self.screen_stack) != 1:
+            # Only on the main screen: one dialog at a time (the ask dialog stays on top),
+            # and the review screen's keys never act on an agent the user does not see.
+            return False
         if action not in NEEDS_AGENT:
             return True
         row = self.panel.selected if self._booted else None

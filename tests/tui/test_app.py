@@ -15,7 +15,15 @@ from cursorish.tui.bridge import EngineSetup
 from cursorish.tui.dialogs import AskScreen, ConfirmScreen, NewAgentScreen
 from cursorish.tui.transcript import ToolBlock
 from tests.conftest import ServerFactory, git
-from tests.tui.conftest import APP, EDIT_TURNS, call, finish, screen_text, wait_for
+from tests.tui.conftest import (
+    APP,
+    EDIT_TURNS,
+    call,
+    finish,
+    screen_text,
+    wait_for,
+    widget_text,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -288,7 +296,8 @@ async def test_layout_fits_the_terminal(
         lines = screen_text(app).splitlines()
         assert len(lines) == height and all(len(line) == width for line in lines)
         assert "n New" in lines[-1]
-        assert ("cursorish/" in screen_text(app)) == (width >= 120)  # branch column when wide
+        header = widget_text(app, app.panel).splitlines()[1]
+        assert ("branch" in header and "task" in header) == (width >= 120)
 
 
 async def test_review_without_the_diff_viewer_says_so(
@@ -330,3 +339,97 @@ async def test_quit_with_running_agents_asks_and_cancels_them(
         await pilot.press("y")
         await wait_for(pilot, lambda: app.return_code is not None, timeout=15, what="exit")
     assert stored(app, row.id)["state"] == "cancelled"
+
+
+REVISE_SKETCH = 'def greet(name):\n    return "hey " + name\n\n\n# ... existing code ...\n'
+REVISE_TURNS = [
+    *EDIT_TURNS,
+    {"tool_calls": [call("edit_file", path="app.py", sketch=REVISE_SKETCH)]},
+    finish("greet says hey now"),
+]
+
+
+async def test_review_opens_the_branch_and_a_reason_revises_the_agent(
+    scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    from cursorish.tui.review_screen import ReviewScreen
+
+    app = CursorishApp(make_setup(scripted_server(REVISE_TURNS)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start_agent(pilot, "say hello")
+        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
+        row = only_row(app)
+        await wait_for(pilot, lambda: row.ended and not app.bridge.busy, what="end")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), what="review")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.session.agent_id == row.id
+        assert '"hello "' in screen_text(app)
+        await pilot.press("n")  # the review's keys are not the agents' keys
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("r")  # reject with a reason
+        await pilot.pause(0.2)
+        await pilot.press(*"say hey, not hello")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "revised its work" in screen_text(app), what="revision")
+        assert '"hey "' in screen_text(app)  # the revision's hunk, pending
+        feedback = [m for m in app.setup.store.messages(row.id) if m["role"] == "user"][-1][
+            "content"
+        ]
+        assert "say hey, not hello" in feedback
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReviewScreen), what="back")
+        assert row.state == "done" and "greet says hey now" in row.activity
+        assert "say hey, not hello" in screen_text(app)  # the feedback, in the transcript
+
+
+async def test_compare_opens_two_siblings_side_by_side(
+    scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    from cursorish.tui.review_screen import CompareScreen
+
+    app = CursorishApp(make_setup(scripted_server(EDIT_TURNS)))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("c")  # nothing selected: nothing happens
+        assert len(app.screen_stack) == 1
+        await start_agent(pilot, "say hello", best_of=2)
+        await wait_for(pilot, lambda: len(app.panel.rows) == 2, what="two rows")
+        await wait_for(
+            pilot,
+            lambda: all(r.ended for r in app.panel.rows.values()) and not app.bridge.busy,
+            what="both ended",
+        )
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="compare")
+
+
+async def test_compare_without_siblings_says_how_to_get_some(
+    scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    app = CursorishApp(make_setup(scripted_server(EDIT_TURNS)))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await start_agent(pilot, "say hello")
+        await wait_for(pilot, lambda: any(r.ended for r in app.panel.rows.values()), what="end")
+        await pilot.press("c")
+        await pilot.pause(0.1)
+        assert len(app.screen_stack) == 1
+        assert any("best-of-N" in n.message for n in app._notifications)
+
+
+async def test_resume_continues_a_failed_agent(
+    scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    failing = [
+        {**EDIT_TURNS[0], "error": {"status": 500, "times": 2, "message": "overloaded"}},
+        *EDIT_TURNS[1:],
+    ]
+    app = CursorishApp(make_setup(scripted_server(failing)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_agent(pilot, "say hello")
+        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
+        row = only_row(app)
+        await wait_for(pilot, lambda: row.state == "failed" and not app.bridge.busy, what="fail")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: row.state == "done", timeout=20, what="done after resume")
+        assert "resumed from its transcript" in screen_text(app)
+        assert "✓ done: changed greet" in screen_text(app)
