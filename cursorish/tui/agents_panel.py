@@ -34,7 +34,11 @@ STATE_STYLE = {
     INTERRUPTED: "magenta",
     "queued": "dim",
 }
-STATE_LABEL = {"budget_exhausted": "out of budget", "gave_up": "gave up"}
+STATE_LABEL = {
+    "budget_exhausted": "out of budget",
+    "gave_up": "gave up",
+    "running_command": "command",
+}
 
 
 @dataclass

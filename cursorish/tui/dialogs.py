@@ -122,10 +122,14 @@ class AskScreen(ModalScreen[None]):
         with Vertical(id="dialog", classes="dialog ask"):
             yield Label(f"Agent {self.agent_id} asks to run a command", classes="dialog-title")
             yield Static(Text(self.command), id="command", classes="command")
+            yield Static(
+                "It runs in the agent's worktree. Always: this exact command, until you quit.",
+                classes="hint",
+            )
             with Horizontal(classes="buttons"):
-                yield Button("Allow once", variant="primary", id="once")
-                yield Button("Allow always", id="always")
-                yield Button("Deny", variant="error", id="deny")
+                yield Button("Allow once [o]", variant="primary", id="once")
+                yield Button("Always [a]", id="always")
+                yield Button("Deny [d]", variant="error", id="deny")
 
     def on_mount(self) -> None:
         self.future.add_done_callback(self._answered)
@@ -171,8 +175,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Text(self.message), id="message")
             with Horizontal(classes="buttons"):
-                yield Button(self.confirm, variant="error", id="yes")
-                yield Button("Keep", id="no")
+                yield Button(f"{self.confirm} [y]", variant="error", id="yes")
+                yield Button("No [n]", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

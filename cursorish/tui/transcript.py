@@ -1,7 +1,7 @@
 """The selected agent's transcript: its history from the store, then its live events.
 
 What the planner writes streams into one block as it arrives; every tool call is a folded
-`Collapsible` (title: tool, target, outcome and time; body: arguments and result) keyed by
+`ToolBlock` (one line: tool, target, outcome and time; unfolded: arguments and result) keyed by
 its call id, so the stored record and the live events fill the same block whichever comes
 first; the apply step shows while it runs, with the model route's output as it is decoded.
 
@@ -13,11 +13,14 @@ nothing shows twice and nothing is lost when the user switches agents mid-run.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Collapsible, Static
+from textual.reactive import reactive
+from textual.widget import AwaitMount
+from textual.widgets import Static
 
 from cursorish.core.events import Event
 from cursorish.tui.agents_panel import STATE_LABEL, AgentRow, first_line
@@ -26,6 +29,7 @@ from cursorish.tui.bridge import LiveState
 MAX_USER_CHARS = 600
 MAX_BODY_CHARS = 6_000
 APPLY_TAIL_LINES = 6
+MAX_SHOWN = 30  # blocks of a stored transcript mounted at once (the rest on demand)
 FINAL_MARK = {"done": "✓", "gave_up": "∅", "cancelled": "⊘", "interrupted": "⏸"}
 
 
@@ -65,8 +69,16 @@ def _clip_body(text: str) -> str:
     return text[:MAX_BODY_CHARS] + f"\n… ({len(text) - MAX_BODY_CHARS:,} more characters)"
 
 
-class ToolBlock(Collapsible):
-    """One tool call, folded: the title says what and how it went; the body has the rest."""
+class ToolBlock(Static, can_focus=True):
+    """One tool call, folded to one line (tool, target, outcome, time); a click, enter or space
+    unfolds its arguments and result. One widget per call keeps a long transcript quick to
+    build (a `Collapsible` is five)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "fold", "Fold/unfold", show=False)
+    ]
+
+    collapsed: reactive[bool] = reactive(True)
 
     def __init__(self, call_id: str, name: str, arguments: Any) -> None:
         self.call_id = call_id
@@ -74,25 +86,67 @@ class ToolBlock(Collapsible):
         self.target = _target(arguments)
         self.ok: bool | None = None
         self.ms: float | None = None
-        self.args_view = Static(Text(_clip_body(_args_text(name, arguments))), classes="args")
-        self.result_view = Static(Text("(running…)"), classes="result")
-        super().__init__(self.args_view, self.result_view, title=self._label_text(), collapsed=True)
-        self.add_class("tool")
+        self.args_text = _clip_body(_args_text(name, arguments))
+        self.result_text = "(running…)"
+        super().__init__(self._content(collapsed=True), classes="tool")
 
-    def _label_text(self) -> str:
+    def label_text(self) -> str:
         mark = "⋯" if self.ok is None else "✓" if self.ok else "✗"
         time = f" · {self.ms:.0f} ms" if self.ms is not None else ""
         return f"{mark} {self.tool} {self.target}".rstrip() + time
 
+    def _content(self, *, collapsed: bool) -> Text:
+        style = "" if self.ok is None else "green" if self.ok else "red"
+        text = Text(no_wrap=collapsed, overflow="ellipsis")
+        text.append("▶ " if collapsed else "▼ ", style="dim")
+        text.append(self.label_text(), style=style)
+        if not collapsed:
+            for block, dim in ((self.args_text, True), (self.result_text, False)):
+                text.append("\n")
+                for line in block.splitlines() or [""]:
+                    text.append("\n    " + line, style="dim" if dim else "")
+        return text
+
+    def watch_collapsed(self, collapsed: bool) -> None:
+        self.update(self._content(collapsed=collapsed))
+
+    def on_click(self) -> None:
+        self.collapsed = not self.collapsed
+
+    def action_fold(self) -> None:
+        self.collapsed = not self.collapsed
+
     def set_result(self, text: str | None = None, ok: bool | None = None, ms: Any = None) -> None:
         if text is not None:
-            self.result_view.update(Text(_clip_body(text)))
+            self.result_text = _clip_body(text)
         if ok is not None:
             self.ok = ok
             self.set_class(not ok, "failed")
         if ms is not None:
             self.ms = float(ms)
-        self.title = self._label_text()
+        self.update(self._content(collapsed=self.collapsed))
+
+
+class EarlierBlocks(Static, can_focus=True):
+    """Stands for the older part of a long transcript; a click (or enter) shows it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "show_earlier", "Show earlier", show=False)
+    ]
+
+    def __init__(self, blocks: list[Static | ToolBlock]) -> None:
+        self.blocks = blocks
+        label = f"▲ {len(blocks)} earlier entries (click or enter to show them)"
+        super().__init__(Text(label), classes="earlier")
+
+    def on_click(self) -> None:
+        self.action_show_earlier()
+
+    def action_show_earlier(self) -> None:
+        parent = self.parent
+        if isinstance(parent, Transcript):
+            parent.mount_all(self.blocks, after=self)
+            self.remove()
 
 
 class Transcript(VerticalScroll):
@@ -110,6 +164,7 @@ class Transcript(VerticalScroll):
         self._apply_text = ""
         self._ask: Static | None = None
         self._final: Static | None = None
+        self._last_mount: AwaitMount | None = None
 
     def on_mount(self) -> None:
         self.border_title = "Transcript"
@@ -139,7 +194,12 @@ class Transcript(VerticalScroll):
         widgets: list[Static | ToolBlock] = []
         for entry in entries:
             widgets.extend(self._from_entry(entry))
-        self.mount_all(widgets)
+        if len(widgets) > MAX_SHOWN:
+            # Switching agents must stay quick however long a history is: the older part
+            # waits behind one line until asked for.
+            earlier, widgets = widgets[:-MAX_SHOWN], widgets[-MAX_SHOWN:]
+            self.mount(EarlierBlocks(earlier))
+        self._last_mount = self.mount_all(widgets)
         if agent.ended:
             self.set_final(agent.state, agent.activity)
         if live.text:
@@ -148,7 +208,7 @@ class Transcript(VerticalScroll):
             self._show_apply(live.apply_path, live.apply_text)
         if live.asking:
             self._show_ask(live.asking)
-        self.call_after_refresh(self.scroll_end, animate=False)
+        self._follow()
 
     def _from_entry(self, entry: dict[str, Any]) -> list[Static | ToolBlock]:
         kind = entry.get("kind")
@@ -203,8 +263,19 @@ class Transcript(VerticalScroll):
             self._apply_event(event)
         if text:
             self._append_stream(text)
-        if follow:
-            self.call_after_refresh(self.scroll_end, animate=False)
+        if follow:  # the user was reading the end: keep it in view
+            self._follow()
+
+    def _follow(self) -> None:
+        """Scroll to the end once what was just mounted is laid out."""
+        pending, self._last_mount = self._last_mount, None
+
+        async def scroll() -> None:
+            if pending is not None:
+                await pending
+            self.scroll_end(animate=False)
+
+        self.call_later(scroll)
 
     def _apply_event(self, event: Event) -> None:
         d = event.data
@@ -263,9 +334,9 @@ class Transcript(VerticalScroll):
         anchors = [w for w in (self._apply, self._ask, self._final) if w is not None]
         if anchors:
             first = min(anchors, key=self.children.index)
-            self.mount(widget, before=first)
+            self._last_mount = self.mount(widget, before=first)
         else:
-            self.mount(widget)
+            self._last_mount = self.mount(widget)
 
     def _note(self, text: str) -> None:
         self._mount(Static(Text(text), classes="note"))
@@ -296,7 +367,7 @@ class Transcript(VerticalScroll):
         body = Text("\n".join(lines))
         if self._apply is None:
             self._apply = Static(body, classes="applying")
-            self.mount(self._apply)
+            self._last_mount = self.mount(self._apply)
         else:
             self._apply.update(body)
 
@@ -310,7 +381,7 @@ class Transcript(VerticalScroll):
         body = Text(f"asks to run: {command} (answer in the dialog)")
         if self._ask is None:
             self._ask = Static(body, classes="asking")
-            self.mount(self._ask)
+            self._last_mount = self.mount(self._ask)
         else:
             self._ask.update(body)
 
@@ -331,7 +402,7 @@ class Transcript(VerticalScroll):
         body = Text(f"{mark} {label}" + (f": {text}" if text else ""))
         if self._final is None:
             self._final = Static(body, classes="final")
-            self.mount(self._final)
+            self._last_mount = self.mount(self._final)
         else:
             self._final.update(body)
         self._final.set_class(state != "done", "bad")

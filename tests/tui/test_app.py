@@ -62,7 +62,7 @@ async def test_new_agent_runs_to_done_with_its_transcript(
         await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
         row = only_row(app)
         await wait_for(pilot, lambda: row.state == "done", what="done")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "✓ done: changed greet" in screen_text(app), what="end")
         text = screen_text(app)
         assert "Agents" in text and "done" in text and row.id in text
         assert row.tokens > 0 and "changed greet" in row.activity
@@ -87,8 +87,8 @@ async def test_tool_calls_expand_on_click(
         await pilot.pause(0.2)
         edit = next(b for b in app.transcript.query(ToolBlock) if b.tool == "edit_file")
         assert 'return "hello " + name' not in screen_text(app)
-        await pilot.click(edit.query_one("CollapsibleTitle"))
-        await pilot.pause(0.1)
+        await pilot.click(edit)
+        await wait_for(pilot, lambda: "applied to app.py (+1 -1" in screen_text(app), what="open")
         assert not edit.collapsed
         text = screen_text(app)
         assert 'return "hello " + name' in text  # the sketch, in the arguments
@@ -270,8 +270,7 @@ async def test_palette_lists_every_action(make_setup: SetupFactory) -> None:
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
         await pilot.press(*"toggle light")
-        await pilot.pause(0.5)
-        assert "Toggle light/dark theme" in screen_text(app)
+        await wait_for(pilot, lambda: "Toggle light/dark theme" in screen_text(app), what="hit")
         await pilot.press("enter")
         await wait_for(pilot, lambda: not app.current_theme.dark, what="theme toggled")
         titles = {a.title for a in app.palette_actions()}
@@ -320,8 +319,11 @@ async def test_review_without_the_diff_viewer_says_so(
         await start_agent(pilot, "say hello")
         await wait_for(pilot, lambda: any(r.ended for r in app.panel.rows.values()), what="end")
         await pilot.press("d")
-        await pilot.pause(0.1)
-        assert any("diff viewer" in n.message for n in app._notifications)
+        await wait_for(
+            pilot,
+            lambda: any("diff viewer" in n.message for n in app._notifications),
+            what="the notification",
+        )
 
 
 async def test_quit_with_running_agents_asks_and_cancels_them(
@@ -368,7 +370,7 @@ async def test_review_opens_the_branch_and_a_reason_revises_the_agent(
         await pilot.press("n")  # the review's keys are not the agents' keys
         assert isinstance(app.screen, ReviewScreen)
         await pilot.press("r")  # reject with a reason
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ReasonScreen", what="reason")
         await pilot.press(*"say hey, not hello")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "revised its work" in screen_text(app), what="revision")
@@ -411,9 +413,12 @@ async def test_compare_without_siblings_says_how_to_get_some(
         await start_agent(pilot, "say hello")
         await wait_for(pilot, lambda: any(r.ended for r in app.panel.rows.values()), what="end")
         await pilot.press("c")
-        await pilot.pause(0.1)
+        await wait_for(
+            pilot,
+            lambda: any("best-of-N" in n.message for n in app._notifications),
+            what="the notification",
+        )
         assert len(app.screen_stack) == 1
-        assert any("best-of-N" in n.message for n in app._notifications)
 
 
 async def test_resume_continues_a_failed_agent(

@@ -12,7 +12,7 @@ from cursorish.core.events import Event
 from cursorish.core.lifecycle import owner_token
 from cursorish.tui.app import CursorishApp
 from cursorish.tui.bridge import EngineSetup
-from cursorish.tui.transcript import ToolBlock
+from cursorish.tui.transcript import MAX_SHOWN, EarlierBlocks, ToolBlock
 from tests.tui.conftest import (
     screen_text,
     seed_agent,
@@ -173,9 +173,8 @@ async def test_the_apply_step_shows_while_it_runs(make_setup: SetupFactory) -> N
                 {"path": "app.py", "text": ' "hello " + name\n', "chars": 45},
             )
         )
-        await wait_for(pilot, lambda: "model route" in screen_text(app), what="progress")
-        text = screen_text(app)
-        assert 'return "hello " + name' in text and "45 characters so far" in text
+        await wait_for(pilot, lambda: "45 characters so far" in shown(app), what="progress")
+        assert 'return "hello " + name' in shown(app)
         assert "model: 45 chars" in app.panel.rows["dddd01"].activity
         sink(Event("apply_done", "dddd01", {"path": "app.py", "outcome": "merged"}))
         sink(
@@ -191,8 +190,8 @@ async def test_the_apply_step_shows_while_it_runs(make_setup: SetupFactory) -> N
                 },
             )
         )
-        await wait_for(pilot, lambda: "model route" not in screen_text(app), what="apply done")
-        assert "✓ edit_file app.py · 40 ms" in screen_text(app)
+        await wait_for(pilot, lambda: "✓ edit_file app.py · 40 ms" in shown(app), what="result")
+        assert "model route" not in shown(app)
 
 
 async def test_a_rebuilt_view_shows_an_apply_in_progress(make_setup: SetupFactory) -> None:
@@ -211,3 +210,59 @@ async def test_a_rebuilt_view_shows_an_apply_in_progress(make_setup: SetupFactor
         app.panel.select("eeee01")
         await wait_for(pilot, lambda: "applying lib.py" in shown(app), what="apply")
         assert count(app, "import os") == 1
+
+
+async def test_a_long_history_shows_its_latest_part_first(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    messages = [{"role": "user", "content": "Task: long"}]
+    for i in range(50):
+        messages.append(tool_call_message(f"c{i}", "read_file", path=f"f{i}.py"))
+        messages.append({"role": "tool", "tool_call_id": f"c{i}", "content": f"file {i}"})
+    seed_agent(setup, "ffff01", "long", summary="read fifty files", messages=messages)
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "✓ done: read fifty files" in shown(app), what="the end")
+        blocks = list(app.transcript.query(ToolBlock))
+        assert len(blocks) == MAX_SHOWN and blocks[-1].target == "f49.py"
+        (earlier,) = app.transcript.query(EarlierBlocks)
+        assert len(earlier.blocks) == 51 - MAX_SHOWN  # the task and the older tool calls
+        app.transcript.scroll_home(animate=False)
+        await pilot.pause(0.1)
+        assert "earlier entries" in shown(app)
+        await pilot.click(earlier)
+        await pilot.pause(0.1)
+        assert len(app.transcript.query(ToolBlock)) == 50 and not app.transcript.query(
+            EarlierBlocks
+        )
+        assert "Task: long" in shown(app)
+        # Live results still reach an older block.
+        app.transcript.tools["c3"].set_result("again", ok=False, ms=5)
+        assert app.transcript.tools["c3"].label_text() == "✗ read_file f3.py · 5 ms"
+
+
+async def test_tool_blocks_unfold_with_the_keyboard(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    seed_agent(
+        setup,
+        "ffff02",
+        "one call",
+        messages=[
+            {"role": "user", "content": "Task: one call"},
+            tool_call_message("k1", "grep", pattern="TODO"),
+            {"role": "tool", "tool_call_id": "k1", "content": "a.py:3: # TODO tidy"},
+        ],
+    )
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("tab")  # from the agents table to the transcript
+        await pilot.press("tab")  # to the tool call
+        (block,) = app.transcript.query(ToolBlock)
+        assert app.focused is block and block.collapsed
+        await pilot.press("enter")
+        assert not block.collapsed
+        await pilot.pause(0.05)
+        assert "a.py:3: # TODO tidy" in shown(app) and "pattern: TODO" in shown(app)
+        await pilot.press("space")
+        await pilot.pause(0.05)
+        assert block.collapsed and "TODO tidy" not in shown(app)
