@@ -46,6 +46,7 @@ from cursorish.tui.transcript import Transcript
 
 DARK, LIGHT = "textual-dark", "textual-light"
 PALETTE_HINT_WIDTH = 100
+STORE_POLL_S = 2.0  # how often agents of other processes are looked up in the store
 KEY_DISPLAY = {"delete": "del"}
 NEEDS_AGENT = frozenset({"review", "compare", "cancel_agent", "resume_agent", "discard_agent"})
 
@@ -109,9 +110,16 @@ class CursorishApp(App[int]):
         if a.label
     ]
 
-    def __init__(self, setup: EngineSetup, *, flush_s: float | None = None) -> None:
+    def __init__(
+        self,
+        setup: EngineSetup,
+        *,
+        flush_s: float | None = None,
+        store_poll_s: float = STORE_POLL_S,
+    ) -> None:
         super().__init__()
         self.setup = setup
+        self.store_poll_s = store_poll_s
         self.bridge = EngineBridge(setup, self, flush_s=flush_s or FLUSH_S)
         self.sub_title = str(setup.repo.root.name)
         self._asks: deque[tuple[str, str, Future[str]]] = deque()
@@ -153,6 +161,34 @@ class CursorishApp(App[int]):
             self.transcript.show(None, [], 0, self.bridge.snapshot("")[1])
         if self.setup.notice:
             self.notify(self.setup.notice, title="cursorish", severity="warning", timeout=12)
+        if self.store_poll_s > 0:
+            self.set_interval(self.store_poll_s, self._poll_store)
+
+    def _poll_store(self) -> None:
+        """Agents run by other processes (`cursorish --task` in another terminal) reach this
+        app only through the store: add the new ones, update the ones that changed."""
+        from cursorish.core.lifecycle import refresh_interrupted
+
+        if not self._live_ui():
+            return
+        store = self.setup.store
+        refresh_interrupted(store)
+        panel = self.panel
+        for row in reversed(store.agents()):  # oldest first: each new one goes on top
+            agent_id = str(row["id"])
+            if self.bridge.owns(agent_id) or row.get("discarded_at"):
+                if row.get("discarded_at") and agent_id in panel.rows:
+                    panel.remove_agent(agent_id)
+                continue
+            current = panel.rows.get(agent_id)
+            if current is None:
+                stored = self._row_from_store(agent_id)
+                if stored is not None:
+                    panel.add(stored)
+                continue
+            tokens = int(row["prompt_tokens"] or 0) + int(row["completion_tokens"] or 0)
+            if row["state"] != current.state or tokens != current.tokens:
+                self._refresh_row(agent_id)
 
     def _stored_agents(self) -> list[AgentRow]:
         from cursorish.core.lifecycle import list_agents
@@ -188,10 +224,13 @@ class CursorishApp(App[int]):
             if event.agent_id is None:
                 if event.kind in ("notice", "warning"):
                     self.notify(str(event.data.get("message", "")), severity="warning")
-            elif event.kind == "queued" and event.agent_id not in panel.rows:
-                row = self._row_from_store(event.agent_id, str(event.data.get("task", "")))
-                if row is not None:
-                    panel.add(row, select=self._select_new)
+            elif event.kind == "queued":
+                if event.agent_id not in panel.rows:
+                    row = self._row_from_store(event.agent_id, str(event.data.get("task", "")))
+                    if row is not None:
+                        panel.add(row)
+                if self._select_new and event.agent_id in panel.rows:
+                    panel.select(event.agent_id)
                     self._select_new = False
         changed = panel.apply_events(events)
         self.transcript.apply_events(message.events)

@@ -306,6 +306,11 @@ class EngineBridge:
 
         return await asyncio.to_thread(discard, self.setup.store, self.setup.repo, agent_id)
 
+    def owns(self, agent_id: str) -> bool:
+        """True for an agent this app started, resumed or revised (its events come here)."""
+        with self._lock:
+            return agent_id in self._owner
+
     @property
     def busy(self) -> bool:
         """True while a run, resume or revision of this app has not finished."""

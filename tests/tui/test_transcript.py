@@ -266,3 +266,33 @@ async def test_tool_blocks_unfold_with_the_keyboard(make_setup: SetupFactory) ->
         await pilot.press("space")
         await pilot.pause(0.05)
         assert block.collapsed and "TODO tidy" not in shown(app)
+
+
+async def test_agents_of_other_processes_show_up_from_the_store(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    app = CursorishApp(setup, store_poll_s=0.1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert not app.panel.rows
+        running_agent(setup, "9a9a9a", "from another terminal")  # `cursorish --task` elsewhere
+        await wait_for(pilot, lambda: "9a9a9a" in app.panel.rows, what="the new agent")
+        assert app.panel.rows["9a9a9a"].state == "planning"
+        setup.store.add_usage("9a9a9a", 1000, 200, 0.01)
+        setup.store.update_agent("9a9a9a", state="done", summary="did it elsewhere")
+        await wait_for(pilot, lambda: app.panel.rows["9a9a9a"].state == "done", what="done")
+        row = app.panel.rows["9a9a9a"]
+        assert row.tokens == 1200 and row.activity == "did it elsewhere"
+        setup.store.update_agent("9a9a9a", discarded_at="2026-01-01T00:00:00+00:00")
+        await wait_for(pilot, lambda: not app.panel.rows, what="discarded elsewhere")
+
+
+async def test_clicking_an_agent_row_shows_its_transcript(make_setup: SetupFactory) -> None:
+    setup = make_setup(planner="openai/never-called")
+    for agent_id, task in (("c1c1c1", "the older task"), ("c2c2c2", "the newer task")):
+        seed_agent(setup, agent_id, task, messages=[{"role": "user", "content": f"Task: {task}"}])
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "Task: the newer task" in shown(app), what="newest first")
+        await pilot.click(app.panel.table, offset=(20, 2))  # the second row (under the header)
+        await wait_for(pilot, lambda: "Task: the older task" in shown(app), what="clicked row")
+        assert app.transcript.agent_id == "c1c1c1" and app.panel.selected is not None
+        assert app.panel.selected.id == "c1c1c1"
