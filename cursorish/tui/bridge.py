@@ -244,25 +244,24 @@ class EngineBridge:
             raise CursorishError("the task is empty", ExitCode.BAD_ARGS)
         if not 1 <= count <= 8:
             raise CursorishError("best-of-N takes 1 to 8 agents", ExitCode.BAD_ARGS)
-        from cursorish.gitops.repo import open_repo
-
         self._check_open()
         orch = self.orchestrator(profile)
-        # Agents start from the checkout's HEAD of now, not of when the app opened.
-        repo = open_repo(self.setup.repo.root)
-        orch.repo = repo
+        return self._spawn(self._run(orch, [task.strip()] * count))
+
+    async def _run(self, orch: Orchestrator, tasks: list[str]) -> list[AgentReport]:
+        from cursorish.gitops.repo import open_repo
+
+        # Agents start from the checkout's HEAD of now, not of when the app opened (git
+        # runs in a thread: a big checkout's status must not freeze the app).
+        repo = await asyncio.to_thread(open_repo, self.setup.repo.root)
         if repo.dirty:
-            self.sink(
-                Event(
-                    "notice",
-                    None,
-                    {
-                        "message": f"your checkout has uncommitted changes ({repo.dirty_summary});"
-                        f" agents start from HEAD {repo.head_commit[:10]} and do not see them"
-                    },
-                )
+            message = (
+                f"your checkout has uncommitted changes ({repo.dirty_summary}); agents start "
+                f"from HEAD {repo.head_commit[:10]} and do not see them"
             )
-        return self._spawn(orch.run([task.strip()] * count))
+            self.sink(Event("notice", None, {"message": message}))
+        orch.repo = repo  # read by run() before its first await
+        return await orch.run(tasks)
 
     def resume(self, agent_id: str) -> asyncio.Task[AgentReport | None]:
         """Continue an interrupted, cancelled, failed or out-of-budget agent."""

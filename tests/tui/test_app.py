@@ -95,17 +95,27 @@ async def test_tool_calls_expand_on_click(
         assert "applied to app.py (+1 -1" in text  # the result
 
 
-async def test_best_of_n_starts_siblings(
-    scripted_server: ServerFactory, make_setup: SetupFactory
+async def test_best_of_n_starts_siblings_from_head(
+    repo: Path, scripted_server: ServerFactory, make_setup: SetupFactory
 ) -> None:
     app = CursorishApp(make_setup(scripted_server(EDIT_TURNS)))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        # Committed after the app opened, plus uncommitted work: agents start from the new
+        # HEAD and are told nothing of the rest, which the user is told.
+        (repo / "README.md").write_text("# demo, later\n")
+        git(repo, "commit", "-qam", "later")
+        (repo / "app.py").write_text(APP + "# not committed\n")
         await start_agent(pilot, "say hello", best_of=2)
         await wait_for(pilot, lambda: len(app.panel.rows) == 2, what="two rows")
         await wait_for(pilot, lambda: all(r.ended for r in app.panel.rows.values()), what="end")
         a, b = app.panel.rows.values()
         assert a.task_id == b.task_id and a.branch != b.branch
         assert [s.id for s in app.panel.siblings_of(a.id)] == [b.id]
+        assert any("uncommitted changes" in n.message for n in app._notifications)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    for row in (a, b):
+        assert stored(app, row.id)["base_commit"] == head
+        assert "# not committed" not in git(repo, "show", f"{row.branch}:app.py")
 
 
 async def test_cancel_stops_a_running_agent(
