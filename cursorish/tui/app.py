@@ -127,6 +127,7 @@ class CursorishApp(App[int]):
         self._select_new = False
         self._quitting = False
         self._booted = False
+        self._keys_for: tuple[bool, bool] | None = None
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -232,14 +233,12 @@ class CursorishApp(App[int]):
                 if self._select_new and event.agent_id in panel.rows:
                     panel.select(event.agent_id)
                     self._select_new = False
-        changed = panel.apply_events(events)
+        panel.apply_events(events)
         self.transcript.apply_events(message.events)
         for event in events:
             if event.kind == "committed" and event.agent_id in panel.rows:
                 self._refresh_row(event.agent_id)
-        selected = panel.selected
-        if selected is not None and selected.id in changed:
-            self.refresh_bindings()
+        self._refresh_keys()
 
     def _live_ui(self) -> bool:
         """False once the app is closing (its widgets go away while events still arrive)."""
@@ -271,7 +270,16 @@ class CursorishApp(App[int]):
 
     def on_agents_panel_selected(self, message: AgentsPanel.Selected) -> None:
         self._show_transcript(message.agent_id)
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Redraw the footer when the keys that apply to the selected agent change (not on
+        every event: the footer rebuilds its widgets each time)."""
+        row = self.panel.selected
+        keys = None if row is None else (row.ended, row.resumable)
+        if keys != self._keys_for:
+            self._keys_for = keys
+            self.refresh_bindings()
 
     def _show_transcript(self, agent_id: str | None) -> None:
         row = self.panel.rows.get(agent_id or "")
