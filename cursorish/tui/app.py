@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
@@ -65,14 +65,15 @@ class AppAction:
 
 ACTIONS: tuple[AppAction, ...] = (
     AppAction("new_agent", "n", "New", "New agent", "Start agents on a task (profile, best-of-N)"),
-    AppAction("review", "d", "Review", "Review agent branch", "Open the diff viewer"),
+    AppAction("review", "d", "Review", "Review agent branch", "The diff viewer (d or enter)"),
     AppAction("compare", "c", "Compare", "Compare best-of-N", "Two results of one task"),
     AppAction("cancel_agent", "x", "Cancel", "Cancel agent", "Stop it; its work is kept"),
     AppAction("resume_agent", "r", "Resume", "Resume agent", "Continue from its transcript"),
     AppAction("discard_agent", "delete", "Discard", "Discard agent", "Remove worktree and branch"),
     AppAction("toggle_theme", "t", "Theme", "Toggle light/dark theme", "Switch the theme"),
-    AppAction("focus_transcript", "tab", "", "Focus transcript", "Scroll it", show=False),
-    AppAction("focus_agents", "shift+tab", "", "Focus agents", "Pick an agent", show=False),
+    # Palette only (tab and shift+tab move the focus too):
+    AppAction("focus_transcript", "", "", "Focus transcript", "Read and scroll it", show=False),
+    AppAction("focus_agents", "", "", "Focus agents", "Pick an agent", show=False),
     AppAction("quit", "q", "Quit", "Quit", "Cancel running agents (work kept) and quit"),
 )
 
@@ -107,7 +108,7 @@ class CursorishApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(a.key, a.action, a.label, show=a.show, key_display=KEY_DISPLAY.get(a.key))
         for a in ACTIONS
-        if a.label
+        if a.key
     ]
 
     def __init__(
@@ -300,7 +301,7 @@ class CursorishApp(App[int]):
         return [a for a in ACTIONS if self.check_action(a.action, ()) is not False]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if (action in NEEDS_AGENT or action == "new_agent") and len(self.screen_stack) != 1:
+        if (action in NEEDS_AGENT or action == "new_agent") and not self._on_main_screen():
             # Only on the main screen: one dialog at a time (the ask dialog stays on top),
             # and the review screen's keys never act on an agent the user does not see.
             return False
@@ -316,6 +317,11 @@ class CursorishApp(App[int]):
         if action == "discard_agent":
             return True if row.ended else None
         return True
+
+    def _on_main_screen(self) -> bool:
+        """True when the main screen is on top (or only the command palette is above it)."""
+        stack = [s for s in self.screen_stack if not isinstance(s, CommandPalette)]
+        return len(stack) == 1
 
     def action_new_agent(self) -> None:
         self.push_screen(

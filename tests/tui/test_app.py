@@ -279,12 +279,18 @@ async def test_palette_lists_every_action(make_setup: SetupFactory) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
-        await pilot.press(*"toggle light")
+        titles = {a.title for a in app.palette_actions()}  # while the palette is open
+        assert {"New agent", "Review agent branch", "Discard agent", "Quit"} <= titles
+        await pilot.press(*"new agent")
+        await wait_for(pilot, lambda: "Start agents on a task" in screen_text(app), what="hit")
+        await pilot.press(*(["backspace"] * 9), *"toggle light")
         await wait_for(pilot, lambda: "Toggle light/dark theme" in screen_text(app), what="hit")
         await pilot.press("enter")
         await wait_for(pilot, lambda: not app.current_theme.dark, what="theme toggled")
-        titles = {a.title for a in app.palette_actions()}
-    assert {"New agent", "Toggle light/dark theme", "Quit", "Focus transcript"} <= titles
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="palette")
+        await pilot.press(*"new agent", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewAgentScreen), what="dialog")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
