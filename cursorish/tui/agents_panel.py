@@ -312,18 +312,20 @@ class AgentsPanel(Vertical):
             table.move_cursor(row=0, animate=False)
         self._update_subtitle()
 
-    def _cells(self, row: AgentRow) -> dict[str, Text | str]:
+    def _cells(self, row: AgentRow) -> dict[str, Text]:
         label = STATE_LABEL.get(row.state, row.state.replace("_", " "))
         style = STATE_STYLE.get(row.state, "" if row.ended else "bold cyan")
-        cells: dict[str, Text | str] = {"state": Text(clip(label, 13), style=style)}
+        # Text, never str: a str cell is read as markup, and tasks, commands and grep
+        # patterns are full of brackets.
+        cells: dict[str, Text] = {"state": Text(clip(label, 13), style=style)}
         if self._wide:
-            cells["agent"] = clip(row.branch or row.id, 18)
-            cells["task"] = clip(first_line(row.task), 28)
+            cells["agent"] = Text(clip(row.branch or row.id, 18))
+            cells["task"] = Text(clip(first_line(row.task), 28))
         else:
-            cells["agent"] = row.id[:8]
+            cells["agent"] = Text(row.id[:8])
         cells["tokens"] = Text(human_tokens(row.tokens), justify="right")
         cells["cost"] = Text(f"${row.cost_usd:.4f}", justify="right")
-        cells["activity"] = clip(row.activity, self._activity_width)
+        cells["activity"] = Text(clip(row.activity, self._activity_width))
         return cells
 
     def _draw(self, row: AgentRow) -> None:

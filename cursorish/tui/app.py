@@ -15,7 +15,7 @@ from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
@@ -162,7 +162,7 @@ class CursorishApp(App[int]):
         if not self.panel.order:
             self.transcript.show(None, [], 0, self.bridge.snapshot("")[1])
         if self.setup.notice:
-            self.notify(self.setup.notice, title="cursorish", severity="warning", timeout=12)
+            self.say(self.setup.notice, title="cursorish", severity="warning", timeout=12)
         if self.store_poll_s > 0:
             self.set_interval(self.store_poll_s, self._poll_store)
 
@@ -225,7 +225,7 @@ class CursorishApp(App[int]):
         for event in events:
             if event.agent_id is None:
                 if event.kind in ("notice", "warning"):
-                    self.notify(str(event.data.get("message", "")), severity="warning")
+                    self.say(str(event.data.get("message", "")), severity="warning")
             elif event.kind == "queued":
                 if event.agent_id not in panel.rows:
                     row = self._row_from_store(event.agent_id, str(event.data.get("task", "")))
@@ -267,7 +267,7 @@ class CursorishApp(App[int]):
         if not self._live_ui():
             return
         who = f"agent {message.agent_id}: " if message.agent_id else ""
-        self.notify(who + message.error, severity="error", timeout=10)
+        self.say(who + message.error, severity="error", timeout=10)
 
     def on_agents_panel_selected(self, message: AgentsPanel.Selected) -> None:
         self._show_transcript(message.agent_id)
@@ -296,6 +296,18 @@ class CursorishApp(App[int]):
         self.call_later(self.run_action, action)
 
     # -- actions -----------------------------------------------------------------------------
+
+    def say(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Literal["information", "warning", "error"] = "information",
+        timeout: float | None = None,
+    ) -> None:
+        """A notification whose text is shown as is (messages hold paths, commands, errors
+        with brackets that must not be read as markup)."""
+        self.notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def palette_actions(self) -> list[AppAction]:
         return [a for a in ACTIONS if self.check_action(a.action, ()) is not False]
@@ -334,11 +346,11 @@ class CursorishApp(App[int]):
         try:
             self.bridge.start_agents(request.task, profile=request.profile, count=request.count)
         except CursorishError as exc:
-            self.notify(exc.message, title="cannot start an agent", severity="error", timeout=15)
+            self.say(exc.message, title="cannot start an agent", severity="error", timeout=15)
             return
         self._select_new = True
         many = f"{request.count} agents" if request.count > 1 else "an agent"
-        self.notify(f"starting {many}: {request.task[:60]}", timeout=3)
+        self.say(f"starting {many}: {request.task[:60]}", timeout=3)
 
     def action_cancel_agent(self) -> None:
         row = self.panel.selected
@@ -347,12 +359,12 @@ class CursorishApp(App[int]):
         try:
             how = self.bridge.cancel(row.id)
         except CursorishError as exc:
-            self.notify(exc.message, severity="warning")
+            self.say(exc.message, severity="warning")
             return
         if how == "marked":
             self._refresh_row(row.id)
         elif how == "signalled":
-            self.notify(f"asked the process running {row.id} to cancel it")
+            self.say(f"asked the process running {row.id} to cancel it")
 
     def action_resume_agent(self) -> None:
         row = self.panel.selected
@@ -361,14 +373,14 @@ class CursorishApp(App[int]):
         try:
             self.bridge.resume(row.id)
         except CursorishError as exc:
-            self.notify(exc.message, severity="error", timeout=10)
+            self.say(exc.message, severity="error", timeout=10)
 
     def action_discard_agent(self) -> None:
         row = self.panel.selected
         if row is None:
             return
         if not row.ended:
-            self.notify(f"agent {row.id} is {row.state}: cancel it first (x)", severity="warning")
+            self.say(f"agent {row.id} is {row.state}: cancel it first (x)", severity="warning")
             return
         message = (
             f"Discard agent {row.id}?\n\nIts worktree and its branch {row.branch} are deleted, "
@@ -385,11 +397,11 @@ class CursorishApp(App[int]):
         try:
             removed = await self.bridge.discard(agent_id)
         except CursorishError as exc:
-            self.notify(exc.message, severity="error", timeout=10)
+            self.say(exc.message, severity="error", timeout=10)
             return
         self.panel.remove_agent(agent_id)
         what = ", ".join(removed) if removed else "nothing left on disk"
-        self.notify(f"discarded {agent_id} ({what})", timeout=5)
+        self.say(f"discarded {agent_id} ({what})", timeout=5)
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.current_theme.dark else DARK
@@ -408,9 +420,7 @@ class CursorishApp(App[int]):
             review = importlib.import_module("cursorish.core.review")
             screens = importlib.import_module("cursorish.tui.review_screen")
         except ImportError:
-            self.notify(
-                "the diff viewer is not part of this build yet", severity="warning", timeout=6
-            )
+            self.say("the diff viewer is not part of this build yet", severity="warning", timeout=6)
             return None
         return review.ReviewSession, screens.ReviewScreen, screens.CompareScreen
 
@@ -427,7 +437,7 @@ class CursorishApp(App[int]):
                     session_cls.open, self.setup.repo, self.setup.store, row.id
                 )
             except CursorishError as exc:
-                self.notify(exc.message, severity="error", timeout=10)
+                self.say(exc.message, severity="error", timeout=10)
                 return
             await self.push_screen(
                 review_screen(session, revise=partial(self.bridge.revise, row.id))
@@ -441,7 +451,7 @@ class CursorishApp(App[int]):
             return
         siblings = self.panel.siblings_of(row.id)
         if not siblings:
-            self.notify(
+            self.say(
                 "no other agent worked on this task; start several with best-of-N (n)",
                 severity="warning",
             )
@@ -468,7 +478,7 @@ class CursorishApp(App[int]):
                     asyncio.to_thread(session_cls.open, self.setup.repo, self.setup.store, b),
                 )
             except CursorishError as exc:
-                self.notify(exc.message, severity="error", timeout=10)
+                self.say(exc.message, severity="error", timeout=10)
                 return
             await self.push_screen(compare_screen(first, second))
 
@@ -523,7 +533,7 @@ class CursorishApp(App[int]):
     async def _shutdown_and_exit(self) -> None:
         self._quitting = True
         if self.bridge.busy:
-            self.notify("cancelling agents and committing their work…", timeout=15)
+            self.say("cancelling agents and committing their work…", timeout=15)
         await self.bridge.shutdown()
         self.exit(0)
 

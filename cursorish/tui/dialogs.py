@@ -127,9 +127,9 @@ class AskScreen(ModalScreen[None]):
                 classes="hint",
             )
             with Horizontal(classes="buttons"):
-                yield Button("Allow once [o]", variant="primary", id="once")
-                yield Button("Always [a]", id="always")
-                yield Button("Deny [d]", variant="error", id="deny")
+                yield Button("Allow once (o)", variant="primary", id="once")
+                yield Button("Always (a)", id="always")
+                yield Button("Deny (d)", variant="error", id="deny")
 
     def on_mount(self) -> None:
         self.future.add_done_callback(self._answered)
@@ -175,8 +175,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Text(self.message), id="message")
             with Horizontal(classes="buttons"):
-                yield Button(f"{self.confirm} [y]", variant="error", id="yes")
-                yield Button("No [n]", id="no")
+                yield Button(f"{self.confirm} (y)", variant="error", id="yes")
+                yield Button("No (n)", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -202,7 +202,9 @@ class PickScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield OptionList(*[Option(label, id=key) for key, label in self.choices], id="pick")
+            yield OptionList(
+                *[Option(Text(label), id=key) for key, label in self.choices], id="pick"
+            )
 
     def on_mount(self) -> None:
         self.query_one("#pick", OptionList).focus()

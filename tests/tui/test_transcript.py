@@ -296,3 +296,25 @@ async def test_clicking_an_agent_row_shows_its_transcript(make_setup: SetupFacto
         await wait_for(pilot, lambda: "Task: the older task" in shown(app), what="clicked row")
         assert app.transcript.agent_id == "c1c1c1" and app.panel.selected is not None
         assert app.panel.selected.id == "c1c1c1"
+
+
+async def test_brackets_in_tasks_commands_and_errors_are_shown_as_typed(
+    make_setup: SetupFactory,
+) -> None:
+    setup = make_setup(planner="openai/never-called")
+    task = "handle [/] and [bold]x[/bold] in names"
+    running_agent(setup, "b1b1b1", task)
+    app = CursorishApp(setup)
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
+        app.bridge.sink(Event("running_command", "b1b1b1", {"command": "[ -f x ] && echo [/done]"}))
+        app.bridge.sink(Event("notice", None, {"message": "odd [/] notice [red]"}))
+        await wait_for(
+            pilot, lambda: "$ [ -f x ] && echo [/done]" in screen_text(app), what="activity"
+        )
+        text = screen_text(app)
+        assert "handle [/] and [bold]x[/bold]" in text  # the task column and the transcript
+        await wait_for(
+            pilot,
+            lambda: any(n.message == "odd [/] notice [red]" for n in app._notifications),
+            what="the notice",
+        )
