@@ -66,9 +66,10 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--concurrency", type=int, metavar="N", help="agents at once (default 8)")
     g.add_argument(
         "--commands",
-        choices=("allowlist", "deny", "allow"),
+        choices=("allowlist", "ask", "deny", "allow"),
         dest="command_policy",
-        help="run_command policy headless (default allowlist)",
+        help="run_command policy (default: allowlist headless, where ask means allowlist; "
+        "ask in the app)",
     )
 
 

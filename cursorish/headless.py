@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from cursorish.store.db import Store
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-QUIET_EVENTS = frozenset({"planner_text"})
+# Too frequent for one JSON line each: streamed text, and the model route's decoding progress.
+QUIET_EVENTS = frozenset({"planner_text", "apply_progress"})
 
 
 @dataclass

@@ -170,6 +170,7 @@ class Orchestrator:
         provision_spec: Any = None,
         handle_signals: bool = True,
         ask: Callable[[str, str], bool] | None = None,
+        semaphore: asyncio.Semaphore | None = None,
     ) -> None:
         from cursorish.core.lifecycle import owner_token
 
@@ -184,7 +185,8 @@ class Orchestrator:
         # -> allowed. Called from the tool's worker thread, so it may block for the answer.
         self.ask = ask
         self.signalled = False  # SIGINT/SIGTERM arrived: every agent was cancelled
-        self._semaphore = asyncio.Semaphore(max(1, settings.concurrency))
+        # Several orchestrators (one per profile in the app) may share one concurrency limit.
+        self._semaphore = semaphore or asyncio.Semaphore(max(1, settings.concurrency))
         self._tasks: dict[str, asyncio.Task[AgentReport]] = {}
         self._agents: dict[str, Agent] = {}
         self._cancelled: set[str] = set()
@@ -192,8 +194,12 @@ class Orchestrator:
 
     # -- public ------------------------------------------------------------------------------
 
-    async def run(self, tasks: list[str]) -> list[AgentReport]:
-        """Run one agent per task (the same text repeated gives best-of-N) and report each."""
+    async def run(self, tasks: list[str], *, repo: RepoInfo | None = None) -> list[AgentReport]:
+        """Run one agent per task (the same text repeated gives best-of-N) and report each.
+
+        `repo`: the repository as of now (a long-lived front end re-reads HEAD per run)."""
+        if repo is not None:
+            self.repo = repo
         base = self.repo.head_commit
         jobs: list[tuple[str, str, Path, str]] = []
         task_ids: dict[str, int] = {}

@@ -218,6 +218,8 @@ class EngineBridge:
         def emit(event: Event) -> None:
             self.sink(event, created)
 
+        if self._semaphore is None:  # one concurrency limit for the whole app
+            self._semaphore = asyncio.Semaphore(max(1, settings.concurrency))
         created = Orchestrator(
             self.setup.repo,
             self.setup.store,
@@ -225,13 +227,9 @@ class EngineBridge:
             emit,
             handle_signals=False,
             ask=self.ask,
+            semaphore=self._semaphore,
             **kwargs,
         )
-        # One concurrency limit for the whole app, whatever profile each agent uses.
-        if self._semaphore is None:
-            self._semaphore = created._semaphore
-        else:
-            created._semaphore = self._semaphore
         self._orchestrators[key] = created
         return created
 
@@ -260,8 +258,7 @@ class EngineBridge:
                 f"from HEAD {repo.head_commit[:10]} and do not see them"
             )
             self.sink(Event("notice", None, {"message": message}))
-        orch.repo = repo  # read by run() before its first await
-        return await orch.run(tasks)
+        return await orch.run(tasks, repo=repo)
 
     def resume(self, agent_id: str) -> asyncio.Task[AgentReport | None]:
         """Continue an interrupted, cancelled, failed or out-of-budget agent."""
