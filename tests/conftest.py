@@ -45,7 +45,18 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         monkeypatch.setenv(key, value)
     for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"):
         monkeypatch.delenv(key, raising=False)
+    # No user config or CURSORISH_* setting of the developer's may leak into a test.
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "xdg"))
+    for key in [k for k in os.environ if k.startswith("CURSORISH_") and k != "CURSORISH_HOME"]:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     return home
+
+
+@pytest.fixture
+def one_retry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planner failures are retried once, not with the default backoff (fast error tests)."""
+    monkeypatch.setenv("CURSORISH_PLANNER_RETRIES", "1")
 
 
 def git(cwd: Path, *args: str) -> str:

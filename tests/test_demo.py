@@ -12,13 +12,6 @@ from cursorish.demo import REPLAY_NOTICE
 from tests.conftest import git
 
 
-@pytest.fixture(autouse=True)
-def clean_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
-    monkeypatch.delenv("CURSORISH_PLANNER", raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", "")
-
-
 def test_demo_produces_branches_with_real_commits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -255,16 +255,7 @@ class Orchestrator:
         task = self.store.task(row["task_id"]) if row.get("task_id") else None
         text = str(task["text"]) if task else ""
         dest = Path(row["worktree"])
-        await in_thread(self._reattach_worktree, dest, row["branch"], agent_id)
-        self.store.update_agent(
-            agent_id,
-            pid=self._pid,
-            owner_start=self._start,
-            cancel_requested=0,
-            state="starting",
-            error="",
-            finished_at=None,
-        )
+        await self._take_over(agent_id, dest, row["branch"])
         report = AgentReport(agent_id, text, row["branch"], str(dest), row["base_commit"], FAILED)
         prior = AgentOutcome(
             status=FAILED,
@@ -319,17 +310,7 @@ class Orchestrator:
                 ExitCode.BAD_ARGS,
             )
         dest = self._revision_worktree(row)
-        await in_thread(self._reattach_worktree, dest, row["branch"], agent_id)
-        self.store.update_agent(
-            agent_id,
-            pid=self._pid,
-            owner_start=self._start,
-            cancel_requested=0,
-            state="starting",
-            error="",
-            finished_at=None,
-            worktree=str(dest),
-        )
+        await self._take_over(agent_id, dest, row["branch"], worktree=str(dest))
         messages = _drop_dangling_tool_calls(stored)
         for message in messages[len(stored) :]:
             self.store.add_message(agent_id, message)
@@ -355,6 +336,20 @@ class Orchestrator:
         if review is not None and is_worktree_on(Path(review["worktree"]), row["branch"]):
             return Path(review["worktree"])
         return own
+
+    async def _take_over(self, agent_id: str, dest: Path, branch: str, **fields: Any) -> None:
+        """Re-attach an ended agent's worktree and make this process its owner again."""
+        await in_thread(self._reattach_worktree, dest, branch, agent_id)
+        self.store.update_agent(
+            agent_id,
+            pid=self._pid,
+            owner_start=self._start,
+            cancel_requested=0,
+            state="starting",
+            error="",
+            finished_at=None,
+            **fields,
+        )
 
     def cancel(self, agent_id: str) -> bool:
         """Cancel one running or queued agent of this process; False if it is not ours."""

@@ -56,11 +56,16 @@ class Hunk:
 
     @property
     def added(self) -> int:
-        return sum(1 for line in self.lines if line.kind == "+")
+        return count_lines(self.lines, "+")
 
     @property
     def deleted(self) -> int:
-        return sum(1 for line in self.lines if line.kind == "-")
+        return count_lines(self.lines, "-")
+
+
+def count_lines(lines: tuple[DiffLine, ...], kind: str) -> int:
+    """How many of `lines` are of `kind` ("+" added, "-" removed, " " context)."""
+    return sum(1 for line in lines if line.kind == kind)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cursorish.gitops.hunks import DiffLine, FileDiff
+from cursorish.gitops.hunks import DiffLine, FileDiff, count_lines
 
 PENDING = "pending"
 ACCEPTED = "accepted"
@@ -68,11 +68,11 @@ class ViewHunk:
 
     @property
     def added(self) -> int:
-        return sum(1 for line in self.lines if line.kind == "+")
+        return count_lines(self.lines, "+")
 
     @property
     def deleted(self) -> int:
-        return sum(1 for line in self.lines if line.kind == "-")
+        return count_lines(self.lines, "-")
 
 
 @dataclass(frozen=True)

@@ -43,19 +43,8 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(autouse=True)
-def clean_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No user config or CURSORISH_* variable of the developer's may leak into a test."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
-    for var in (
-        "CURSORISH_PLANNER",
-        "CURSORISH_API_BASE",
-        "CURSORISH_API_KEY",
-        "CURSORISH_PROFILE",
-        "CURSORISH_COMMAND_POLICY",
-    ):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("CURSORISH_PLANNER_RETRIES", "1")
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+def fast_retries(one_retry: None) -> None:
+    """Planner errors in the app's tests are retried once (tests/conftest.py: one_retry)."""
 
 
 @pytest.fixture
