@@ -1,7 +1,8 @@
 """`cursorish bench agents`: do parallel agents really run in parallel?
 
-Runs N agents (default 1, 4 and 8) against the local ScriptedServer with a fixed latency per
-response, on a generated repository of many files, each agent doing the same fixed work:
+Runs N agents (default 1, 4 and 8) against the local scripted server (in a process of its
+own, as a network model would be) with a fixed latency per response, on a generated
+repository of many files, each agent doing the same fixed work:
 list_files, grep, read_file, two edit_file calls and finish. Prints the wall time per N, the
 ratio of the 8-agent to the 1-agent wall time (1.0 = perfectly parallel; the target is
 <= 1.5), and the time cursorish takes to create and provision a worktree next to a bare
@@ -15,13 +16,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -151,11 +155,46 @@ def run_agents(root: Path, n: int, api_base: str) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def server_process(script: list[dict[str, Any]], latency: float, tmp: Path) -> Iterator[str]:
+    """The scripted planner in a process of its own, yielding its base URL.
+
+    A network model costs this process nothing while it "thinks"; a server thread in this
+    process would take the GIL from the agents for every request it parses and answers.
+    """
+    path = tmp / "script.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cursorish.planner.scripted_server",
+            str(path),
+            "--latency",
+            str(latency),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        base_url = proc.stdout.readline().strip()
+        if not base_url.startswith("http"):
+            raise CursorishError("the scripted planner server did not start", ExitCode.INTERNAL)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def run_bench(
     agent_counts: list[int], files: int, latency: float, repeat: int = 2
 ) -> dict[str, Any]:
     from cursorish.planner.litellm_loader import load_litellm
-    from cursorish.planner.scripted_server import ScriptedServer
 
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     load_litellm()  # import cost is start-up, not agent time
@@ -166,11 +205,11 @@ def run_bench(
         root = generate_repo(tmp / "repo", files)
         bare, ours = worktree_times(root, tmp)
         runs = []
-        with ScriptedServer(bench_script(), latency_s=latency) as server:
-            run_agents(root, 1, server.base_url)  # warm-up: litellm's client, caches
+        with server_process(bench_script(), latency, tmp) as base_url:
+            run_agents(root, 1, base_url)  # warm-up: litellm's client, caches
             for n in agent_counts:
                 # Best of `repeat`: other load on the machine only ever adds time.
-                tries = [run_agents(root, n, server.base_url) for _ in range(repeat)]
+                tries = [run_agents(root, n, base_url) for _ in range(repeat)]
                 runs.append(min(tries, key=lambda r: float(r["wall_s"])))
     finally:
         if saved_home is None:
