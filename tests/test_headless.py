@@ -16,18 +16,7 @@ from cursorish.errors import ExitCode
 from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from tests.conftest import ServerFactory, git, snapshot
-
-APP = 'def greet(name):\n    return "hi " + name\n\n\ndef bye(name):\n    return "bye " + name\n'
-SKETCH = 'def greet(name):\n    return "hello " + name\n\n\n# ... existing code ...\n'
-
-
-def call(name: str, **arguments: Any) -> dict[str, Any]:
-    return {"name": name, "arguments": arguments}
-
-
-def finish(summary: str = "changed greet", status: str = "done") -> dict[str, Any]:
-    return {"tool_calls": [call("finish", summary=summary, status=status)]}
-
+from tests.scripted_turns import APP, SKETCH, call, finish
 
 EDIT_TURNS: list[dict[str, Any]] = [
     {"content": "reading", "tool_calls": [call("read_file", path="app.py")]},

@@ -15,11 +15,9 @@ from cursorish.tui.bridge import EngineSetup
 from cursorish.tui.dialogs import AskScreen, ConfirmScreen, NewAgentScreen
 from cursorish.tui.transcript import ToolBlock
 from tests.conftest import ServerFactory, git
+from tests.scripted_turns import APP, call, finish
 from tests.tui.conftest import (
-    APP,
     EDIT_TURNS,
-    call,
-    finish,
     screen_text,
     wait_for,
     widget_text,
