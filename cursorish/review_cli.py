@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cursorish.core.text import first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops._git import git_out, run_git, split_z
 from cursorish.gitops.diffs import diff_stats
@@ -47,10 +48,6 @@ def _task_text(store: Store, row: dict[str, Any] | None) -> str:
         return ""
     task = store.task(int(row["task_id"]))
     return str(task["text"]) if task else ""
-
-
-def _first_line(text: str) -> str:
-    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
 
 
 # -- naming a branch ------------------------------------------------------------------------
@@ -196,7 +193,7 @@ def format_branches(views: list[BranchView]) -> str:
         lines.append(
             f"{v.branch:{width}}  {state:12} {v.files:>5} {'+' + str(v.added):>6} "
             f"{'-' + str(v.deleted):>6} {v.pending:>7} {v.accepted:>8} {v.rejected:>8}  "
-            f"{_first_line(v.task)[:60]}"
+            f"{first_line(v.task)[:60]}"
         )
     return "\n".join(lines)
 
@@ -293,7 +290,7 @@ def print_listing(session: ReviewSession, *, as_json: bool) -> None:
     who = f" (agent {session.agent_id})" if session.agent_id else ""
     print(f"review of {session.branch}{who} against {session.base[:12]}")
     if session.task:
-        print(f"task: {_first_line(session.task)}")
+        print(f"task: {first_line(session.task)}")
     for f in files:
         moved = f" (from {f.old_path})" if f.old_path else ""
         print(f"\n{f.status} {f.path}{moved}{'  [binary]' if f.binary else ''}")
@@ -478,7 +475,7 @@ def merge_trailers(store: Store, row: dict[str, Any] | None) -> dict[str, str]:
         return {}
     return {
         "Cursorish-Agent": str(row["id"]),
-        "Cursorish-Task": _first_line(_task_text(store, row)),
+        "Cursorish-Task": first_line(_task_text(store, row)),
         "Cursorish-Planner": str(row.get("planner_model") or ""),
         "Cursorish-Apply-Engine": str(row.get("apply_engine") or ""),
     }
@@ -633,7 +630,7 @@ def format_compare(data: dict[str, Any]) -> str:
     width = max(len(str(r[1])) for r in rows) + 2
     lines = [f"{'':17}{'A':{width}}B"]
     lines += [f"{name:17}{va!s:{width}}{vb}" for name, va, vb in rows]
-    task = _first_line(a["task"] or b["task"])
+    task = first_line(a["task"] or b["task"])
     if task:
         lines.insert(0, f"task: {task}")
     if not data["same_task"]:

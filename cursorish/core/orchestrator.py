@@ -43,6 +43,7 @@ from cursorish.core.agent import (
 )
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets, Profile, project_instructions
+from cursorish.core.text import first_line
 from cursorish.core.tools import ToolBox, ToolContext
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops.repo import RepoInfo
@@ -739,7 +740,7 @@ def file_stats(dest: Path, base: str) -> list[dict[str, Any]]:
 
 
 def _commit_message(task: str, agent_id: str, outcome: AgentOutcome) -> str:
-    title = task.strip().splitlines()[0] if task.strip() else "cursorish agent"
+    title = first_line(task) or "cursorish agent"
     if len(title) > 72:
         title = title[:69] + "..."
     body = outcome.summary.strip() or outcome.error.strip()

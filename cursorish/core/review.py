@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from cursorish.core.text import first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops import review_git as rg
 from cursorish.gitops._git import GitError, run_git
@@ -215,9 +216,10 @@ class ReviewSession:
             rg.apply_patch(self.worktree, bytes(row["patch"]), cached=accepted, reverse=accepted)
         except GitError as exc:
             verb = "acceptance" if accepted else "rejection"
+            detail = first_line(exc.stderr) or "git apply failed"
             raise CursorishError(
                 f"cannot undo the {verb} of hunk {row['hunk_id']} in {row['path']}: it no "
-                f"longer applies ({_first_line(exc.stderr)}); nothing was changed",
+                f"longer applies ({detail}); nothing was changed",
                 ExitCode.BAD_ARGS,
             ) from None
         self.store.mark_review_decisions([int(row["id"])], undone_at=now())
@@ -383,9 +385,10 @@ class ReviewSession:
             rg.apply_patch(self.worktree, b"".join(patches), cached=accept, reverse=not accept)
         except GitError as exc:
             shown = ", ".join(h.id for _, h in targets[:5]) + (", ..." if len(targets) > 5 else "")
+            detail = first_line(exc.stderr) or "git apply failed"
             raise CursorishError(
                 f"cannot {'accept' if accept else 'reject'} hunk {shown}: it no longer applies "
-                f"({_first_line(exc.stderr)}); nothing was changed (list the hunks again)",
+                f"({detail}); nothing was changed (list the hunks again)",
                 ExitCode.BAD_ARGS,
             ) from None
         row_ids = self.store.add_review_decisions(
@@ -652,11 +655,6 @@ def _decision(row: dict[str, Any]) -> Decision:
         reason=str(row["reason"] or ""),
         header=str(row["header"] or ""),
     )
-
-
-def _first_line(text: str) -> str:
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    return lines[0] if lines else "git apply failed"
 
 
 def _plural(n: int, word: str) -> str:

@@ -19,6 +19,7 @@ from textual.widgets import DataTable
 
 from cursorish.core.agent import FINAL_STATES
 from cursorish.core.events import Event
+from cursorish.core.text import first_line
 
 INTERRUPTED = "interrupted"
 ENDED = FINAL_STATES | {INTERRUPTED}
@@ -39,6 +40,8 @@ STATE_LABEL = {
     "gave_up": "gave up",
     "running_command": "command",
 }
+
+LINE_LIMIT = 200  # a one-line summary, task or error is cut here before display
 
 
 @dataclass
@@ -81,19 +84,12 @@ class AgentRow:
         )
 
 
-def first_line(text: str, limit: int = 200) -> str:
-    for line in text.strip().splitlines():
-        if line.strip():
-            return line.strip()[:limit]
-    return ""
-
-
 def ended_activity(state: str, summary: str, error: Any) -> str:
     if state == INTERRUPTED:
         return "interrupted: press r to resume"
     if state not in ENDED:
         return ""
-    return first_line(summary) or first_line(str(error or "")) or ""
+    return first_line(summary, LINE_LIMIT) or first_line(str(error or ""), LINE_LIMIT) or ""
 
 
 def human_tokens(n: int) -> str:
@@ -149,7 +145,7 @@ def activity_for(row: AgentRow, event: Event) -> str | None:
         case "cancelling":
             return "cancelling…"
         case "revising":
-            return "revising: " + first_line(str(d.get("feedback", "")))
+            return "revising: " + first_line(str(d.get("feedback", "")), LINE_LIMIT)
         case "agent_finished":
             status = str(d.get("status", ""))
             return ended_activity(status, str(d.get("summary") or ""), d.get("error")) or status
@@ -320,7 +316,7 @@ class AgentsPanel(Vertical):
         cells: dict[str, Text] = {"state": Text(clip(label, 13), style=style)}
         if self._wide:
             cells["agent"] = Text(clip(row.branch or row.id, 18))
-            cells["task"] = Text(clip(first_line(row.task), 28))
+            cells["task"] = Text(clip(first_line(row.task, LINE_LIMIT), 28))
         else:
             cells["agent"] = Text(row.id[:8])
         cells["tokens"] = Text(human_tokens(row.tokens), justify="right")

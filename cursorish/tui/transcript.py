@@ -23,7 +23,8 @@ from textual.widget import AwaitMount
 from textual.widgets import Static
 
 from cursorish.core.events import Event
-from cursorish.tui.agents_panel import STATE_LABEL, AgentRow, first_line
+from cursorish.core.text import first_line
+from cursorish.tui.agents_panel import LINE_LIMIT, STATE_LABEL, AgentRow
 from cursorish.tui.bridge import LiveState
 
 MAX_USER_CHARS = 600
@@ -281,7 +282,7 @@ class Transcript(VerticalScroll):
         d = event.data
         match event.kind:
             case "queued":
-                self._note(f"queued: {first_line(str(d.get('task', '')))}")
+                self._note(f"queued: {first_line(str(d.get('task', '')), LINE_LIMIT)}")
             case "worktree_ready":
                 self._note(f"worktree ready on branch {d.get('branch', '')}")
             case "agent_started" if d.get("resumed"):
@@ -327,7 +328,9 @@ class Transcript(VerticalScroll):
                 self._hide_apply()
                 self._hide_ask()
                 status = str(d.get("status", ""))
-                self.set_final(status, first_line(str(d.get("summary") or d.get("error") or "")))
+                self.set_final(
+                    status, first_line(str(d.get("summary") or d.get("error") or ""), LINE_LIMIT)
+                )
 
     def _mount(self, widget: Static | ToolBlock) -> None:
         # Live blocks go before the transient apply/ask lines and the final line.
