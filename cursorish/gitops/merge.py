@@ -26,7 +26,7 @@ from pathlib import Path
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops._git import NO_HOOKS, GitError, git_out, run_git, split_z
 from cursorish.gitops.diffs import FileStat, diff_stats
-from cursorish.gitops.repo import branch_exists
+from cursorish.gitops.repo import branch_exists, status_entries
 
 # Shown in a refusal before "and N more".
 _LIST_LIMIT = 20
@@ -95,25 +95,8 @@ def current_branch(root: Path) -> str | None:
 
 
 def changed_tracked_files(root: Path) -> list[str]:
-    """Tracked files with staged or unstaged changes (unmerged included), in git's order.
-
-    Read-only: `--no-optional-locks` (run_git) keeps git from refreshing the index file.
-    """
-    _, out, _ = run_git(
-        root, "status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=none"
-    )
-    fields = out.split(b"\0")
-    paths: list[str] = []
-    i = 0
-    while i < len(fields):
-        entry = fields[i]
-        i += 1
-        if len(entry) < 4:
-            continue
-        paths.append(os.fsdecode(entry[3:]))
-        if entry[:1] in (b"R", b"C"):
-            i += 1  # the source path of a rename/copy follows
-    return paths
+    """Tracked files with staged or unstaged changes (unmerged included), in git's order."""
+    return [path for _xy, path in status_entries(root, untracked=False)]
 
 
 def operation_in_progress(root: Path) -> str | None:

@@ -75,27 +75,37 @@ _CATEGORIES = ("modified", "added", "deleted", "renamed", "unmerged", "untracked
 
 def status_counts(root: Path) -> dict[str, int]:
     """Count of changed paths per category (empty when clean), from `git status`."""
+    counts: dict[str, int] = {}
+    for xy, _path in status_entries(root, untracked=True):
+        counts[_category(xy)] = counts.get(_category(xy), 0) + 1
+    return counts
+
+
+def status_entries(root: Path, *, untracked: bool) -> list[tuple[str, str]]:
+    """`git status --porcelain=v1 -z` as (XY, path) pairs in git's order (for a rename or
+    copy, the new path). Read-only: `--no-optional-locks` (run_git) keeps git from
+    refreshing the index file."""
     _, out, _ = run_git(
         root,
         "status",
         "--porcelain=v1",
         "-z",
-        "--untracked-files=normal",
+        f"--untracked-files={'normal' if untracked else 'no'}",
         "--ignore-submodules=none",
     )
-    counts: dict[str, int] = {}
+    found: list[tuple[str, str]] = []
     entries = out.split(b"\0")
     i = 0
     while i < len(entries):
         entry = entries[i]
         i += 1
-        if len(entry) < 3:
+        if len(entry) < 4:
             continue
         xy = entry[:2].decode("ascii", "replace")
+        found.append((xy, os.fsdecode(entry[3:])))
         if xy[0] in "RC":
             i += 1  # a rename/copy is followed by its source path
-        counts[_category(xy)] = counts.get(_category(xy), 0) + 1
-    return counts
+    return found
 
 
 def _category(xy: str) -> str:
