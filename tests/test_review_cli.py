@@ -14,10 +14,9 @@ import pytest
 from cursorish.cli import main
 from cursorish.errors import ExitCode
 from cursorish.gitops.repo import open_repo
-from cursorish.gitops.worktrees import commit_all, create_worktree
 from cursorish.store.db import Store
-from cursorish.store.paths import worktrees_dir
 from tests.conftest import ServerFactory, git, snapshot
+from tests.core.agent_helpers import finished_agent
 
 APP = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(12))
 NOTES = "one\ntwo\nthree\n"
@@ -46,35 +45,9 @@ def make_agent(
     **fields: Any,
 ) -> dict[str, Any]:
     """An agent as the orchestrator leaves it: worktree, one commit on its branch, a store row."""
-    info = open_repo(repo)
-    dest = worktrees_dir(info.git_common_dir) / agent_id
-    wt = create_worktree(info, agent_id=agent_id, base_commit=info.head_commit, dest=dest)
-    for rel, text in files.items():
-        path = dest / rel
-        if text is None:
-            path.unlink()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-    commit_all(dest, f"{task}\n\nCursorish-Agent: {agent_id}")
-    if task_id is None:
-        task_id = store.create_task(task, str(repo))
-    store.create_agent(
-        agent_id=agent_id,
-        task_id=task_id,
-        profile="default",
-        branch=wt.branch,
-        worktree=str(dest),
-        base_commit=wt.base_commit,
-        planner_model="openai/scripted-planner",
-        apply_engine="deterministic",
-        state="done",
+    return finished_agent(
+        open_repo(repo), store, agent_id, files, task=task, task_id=task_id, **fields
     )
-    if fields:
-        store.update_agent(agent_id, **fields)
-    row = store.agent(agent_id)
-    assert row is not None
-    return row
 
 
 def edited(text: str, *pairs: tuple[str, str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from cursorish.core.events import Event
 from cursorish.core.orchestrator import AgentReport, Orchestrator, RunSettings
 from cursorish.core.profiles import Budgets, load_profile
 from cursorish.core.provision import ProvisionSpec
-from cursorish.gitops.repo import open_repo
+from cursorish.gitops.repo import RepoInfo, open_repo
+from cursorish.gitops.worktrees import commit_all, create_worktree
 from cursorish.planner.client import PlannerSettings
 from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.store.db import Store
+from cursorish.store.paths import worktrees_dir
 
 # litellm must use its bundled price table, never fetch one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -114,3 +117,51 @@ async def wait_for_state(store: Store, agent_id: str, state: str, timeout: float
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"agent {agent_id} never reached {state}")
+
+
+def finished_agent(
+    repo: RepoInfo,
+    store: Store,
+    agent_id: str,
+    edits: Mapping[str, str | bytes | None],
+    *,
+    task: str = "improve the app",
+    task_id: int | None = None,
+    commit: bool = True,
+    **fields: Any,
+) -> dict[str, Any]:
+    """An agent as the orchestrator leaves it, without a planner: a store row (state done,
+    then `fields`), its worktree, and `edits` (None deletes) committed on its branch unless
+    `commit` is false. Returns the store row."""
+    dest = worktrees_dir(repo.git_common_dir) / agent_id
+    wt = create_worktree(repo, agent_id=agent_id, base_commit=repo.head_commit, dest=dest)
+    for rel, data in edits.items():
+        path = dest / rel
+        if data is None:
+            path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data)
+    if commit:
+        commit_all(dest, f"{task}\n\nCursorish-Agent: {agent_id}")
+    if task_id is None:
+        task_id = store.create_task(task, str(repo.root))
+    store.create_agent(
+        agent_id=agent_id,
+        task_id=task_id,
+        profile="default",
+        branch=wt.branch,
+        worktree=str(dest),
+        base_commit=wt.base_commit,
+        planner_model="openai/scripted-planner",
+        apply_engine="deterministic",
+        state="done",
+    )
+    if fields:
+        store.update_agent(agent_id, **fields)
+    row = store.agent(agent_id)
+    assert row is not None
+    return row

@@ -13,7 +13,7 @@ import pytest
 from cursorish.core.review import ReviewSession, is_whole_file
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops.repo import RepoInfo, open_repo
-from cursorish.gitops.worktrees import commit_all, create_worktree
+from cursorish.gitops.worktrees import commit_all
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import ServerFactory, git, snapshot
@@ -21,6 +21,7 @@ from tests.core.agent_helpers import (
     Recorder,
     call,
     finish,
+    finished_agent,
     orchestrator_for,
     run_tasks,
     settings_for,
@@ -61,30 +62,8 @@ def make_agent(
     commit: bool = True,
 ) -> Path:
     """An agent row, its worktree and branch with `edits` (None deletes) committed on it."""
-    wt = worktrees_dir(repo.git_common_dir) / agent_id
-    create_worktree(repo, agent_id=agent_id, base_commit=repo.head_commit, dest=wt)
-    task_id = store.create_task(task, str(repo.root))
-    store.create_agent(
-        agent_id=agent_id,
-        task_id=task_id,
-        profile="default",
-        branch=f"cursorish/{agent_id}",
-        worktree=str(wt),
-        base_commit=repo.head_commit,
-        planner_model="m",
-        apply_engine="deterministic",
-        state="done",
-    )
-    for rel, data in edits.items():
-        path = wt / rel
-        if data is None:
-            path.unlink()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-    if commit:
-        commit_all(wt, "agent work")
-    return wt
+    row = finished_agent(repo, store, agent_id, edits, task=task, commit=commit)
+    return Path(row["worktree"])
 
 
 def pending_ids(session: ReviewSession, path: str | None = None) -> list[str]:
