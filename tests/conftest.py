@@ -6,8 +6,10 @@ Tests must not depend on (or touch) the developer's global git config or ~/.loca
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,22 @@ def make_repo() -> Callable[..., Path]:
         return create_repo(base / name, files, commit=commit)
 
     return factory
+
+
+def imported_after(modules: list[str], watched: tuple[str, ...]) -> list[str]:
+    """Which of `watched` a fresh interpreter has in sys.modules after importing `modules`."""
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"print(json.dumps(sorted(m for m in {watched!r} if m in sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    return loaded
 
 
 def snapshot(root: Path) -> dict[str, object]:

@@ -3,8 +3,6 @@ code; the command policy the app uses; and that opening the app imports no model
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from cursorish.core.config import load_config
 from cursorish.errors import ExitCode
 from cursorish.tui.bridge import EngineSetup
 from cursorish.tui.launch import tui_command_policy
+from tests.conftest import imported_after
 
 SetupFactory = Callable[..., EngineSetup]
 
@@ -73,12 +72,5 @@ def test_settings_use_the_chosen_profile_and_the_app_policy(make_setup: SetupFac
 
 
 def test_opening_the_app_imports_no_model_library() -> None:
-    code = (
-        "import sys, cursorish.tui.launch, cursorish.tui.app, cursorish.tui.bridge\n"
-        "bad = [m for m in ('litellm', 'llama_cpp') if m in sys.modules]\n"
-        "print(','.join(bad))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert done.stdout.strip() == ""
+    modules = ["cursorish.tui.launch", "cursorish.tui.app", "cursorish.tui.bridge"]
+    assert imported_after(modules, ("litellm", "llama_cpp")) == []

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from tests.conftest import imported_after
 
 
 def test_importing_the_apply_model_modules_loads_neither_library() -> None:
-    code = (
-        "import sys\n"
-        "import cursorish.apply.router, cursorish.apply.model.backend\n"
-        "import cursorish.apply.model.remote, cursorish.apply.model.bench\n"
-        "import cursorish.apply.model.testmodels\n"
-        "print(sorted(m for m in ('llama_cpp', 'litellm') if m in sys.modules))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert done.stdout.strip() == "[]"
+    modules = [
+        "cursorish.apply.router",
+        "cursorish.apply.model.backend",
+        "cursorish.apply.model.remote",
+        "cursorish.apply.model.bench",
+        "cursorish.apply.model.testmodels",
+    ]
+    assert imported_after(modules, ("llama_cpp", "litellm")) == []
