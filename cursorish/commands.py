@@ -178,17 +178,12 @@ def cmd_log(ns: argparse.Namespace) -> int:
                 print(json.dumps(entry, default=str))
             return 0
         print(f"agent {agent['id']}  {agent['state']}  branch {agent['branch']}")
-        print(f"task: {_task_text(store, agent)}\n")
+        print(f"task: {store.task_text(agent)}\n")
         for entry in entries:
             print(render_entry(entry, full=ns.full))
         return 0
     finally:
         store.close()
-
-
-def _task_text(store: Any, agent: dict[str, Any]) -> str:
-    task = store.task(agent["task_id"]) if agent.get("task_id") else None
-    return str(task["text"]) if task else ""
 
 
 def _clip(text: str, full: bool, limit: int = 800) -> str:

@@ -43,13 +43,6 @@ def _bad(message: str) -> CursorishError:
     return CursorishError(message, ExitCode.BAD_ARGS)
 
 
-def _task_text(store: Store, row: dict[str, Any] | None) -> str:
-    if not row or row.get("task_id") is None:
-        return ""
-    task = store.task(int(row["task_id"]))
-    return str(task["text"]) if task else ""
-
-
 # -- naming a branch ------------------------------------------------------------------------
 
 
@@ -162,7 +155,7 @@ def list_branches(repo: RepoInfo, store: Store) -> list[BranchView]:
             BranchView(
                 branch=branch,
                 agent_id=row["id"] if row else None,
-                task=_task_text(store, row),
+                task=store.task_text(row),
                 state=str(row["state"]) if row else "-",
                 base=base,
                 tip=tip,
@@ -475,7 +468,7 @@ def merge_trailers(store: Store, row: dict[str, Any] | None) -> dict[str, str]:
         return {}
     return {
         "Cursorish-Agent": str(row["id"]),
-        "Cursorish-Task": first_line(_task_text(store, row)),
+        "Cursorish-Task": first_line(store.task_text(row)),
         "Cursorish-Planner": str(row.get("planner_model") or ""),
         "Cursorish-Apply-Engine": str(row.get("apply_engine") or ""),
     }
@@ -492,7 +485,7 @@ def cmd_merge(ns: argparse.Namespace) -> int:
         message = merge_message(
             plan,
             title=ns.message,
-            task=_task_text(store, row),
+            task=store.task_text(row),
             trailers=merge_trailers(store, row),
         )
         sha = execute_merge(plan, message)
@@ -567,7 +560,7 @@ def _side(repo: RepoInfo, store: Store, label: str, ref: str) -> Side:
     base = _base_of(repo, branch, row)
     tip = git_out(repo.root, "rev-parse", f"refs/heads/{branch}")
     diffs = {d.path: d for d in diff_files(repo.root, base, tip)}
-    return Side(label, repo.root, branch, row, _task_text(store, row), base, tip, diffs)
+    return Side(label, repo.root, branch, row, store.task_text(row), base, tip, diffs)
 
 
 def compare_json(a: Side, b: Side) -> dict[str, Any]:

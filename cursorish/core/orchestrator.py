@@ -253,8 +253,7 @@ class Orchestrator:
             )
         if row.get("discarded_at"):
             raise CursorishError(f"agent {agent_id} was discarded", ExitCode.BAD_ARGS)
-        task = self.store.task(row["task_id"]) if row.get("task_id") else None
-        text = str(task["text"]) if task else ""
+        text = self.store.task_text(row)
         dest = Path(row["worktree"])
         await self._take_over(agent_id, dest, row["branch"])
         report = AgentReport(agent_id, text, row["branch"], str(dest), row["base_commit"], FAILED)
@@ -301,8 +300,7 @@ class Orchestrator:
                 f"agent {agent_id} is still running ({row['state']}); revise it once it ends",
                 ExitCode.BAD_ARGS,
             )
-        task = self.store.task(row["task_id"]) if row.get("task_id") else None
-        text = str(task["text"]) if task else ""
+        text = self.store.task_text(row)
         stored = self.store.messages(agent_id)
         if not stored:
             raise CursorishError(

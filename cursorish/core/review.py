@@ -101,7 +101,7 @@ class ReviewSession:
         (or to the last review commit); see the module docstring."""
         branch, row = _resolve(repo, store, ref)
         agent_id = str(row["id"]) if row else None
-        task = _task_text(store, row)
+        task = store.task_text(row)
         review = store.review(branch)
         if review is not None:
             base = str(review["base"])
@@ -508,13 +508,6 @@ def _agent_of_branch(store: Store, branch: str) -> dict[str, Any] | None:
         if row["branch"] == branch and not row.get("discarded_at"):
             return row
     return None
-
-
-def _task_text(store: Store, row: dict[str, Any] | None) -> str:
-    if row is None or row.get("task_id") is None:
-        return ""
-    task = store.task(int(row["task_id"]))
-    return str(task["text"]) if task else ""
 
 
 def _merge_base(repo: RepoInfo, branch: str) -> str:

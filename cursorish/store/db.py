@@ -247,6 +247,13 @@ class Store:
         rows = self._query("SELECT * FROM tasks WHERE id = ?", [task_id])
         return dict(rows[0]) if rows else None
 
+    def task_text(self, agent: Mapping[str, Any] | None) -> str:
+        """The task text of an agent row; "" when there is no row or it has no task."""
+        if agent is None or agent.get("task_id") is None:
+            return ""
+        task = self.task(int(agent["task_id"]))
+        return str(task["text"]) if task else ""
+
     def create_agent(
         self,
         *,

@@ -208,9 +208,8 @@ class CursorishApp(App[int]):
         row = self.setup.store.agent(agent_id)
         if row is None:
             return None
-        if not task and row.get("task_id"):
-            stored = self.setup.store.task(row["task_id"])
-            task = str(stored["text"]) if stored else ""
+        if not task:
+            task = self.setup.store.task_text(row)
         if not task and agent_id in self.panel.rows:
             task = self.panel.rows[agent_id].task
         return AgentRow.from_store(row, task)

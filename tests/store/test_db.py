@@ -124,6 +124,13 @@ def test_create_and_update_agent(store: Store) -> None:
     assert row["updated_at"] > stamp
 
 
+def test_task_text_of_an_agent_row(store: Store) -> None:
+    row = store.agent(_new_agent(store))
+    assert store.task_text(row) == "fix the bug"
+    assert store.task_text({"task_id": None}) == ""
+    assert store.task_text(None) == ""
+
+
 def test_update_agent_rejects_unknown_columns_and_agents(store: Store) -> None:
     agent_id = _new_agent(store)
     with pytest.raises(TypeError, match="stat"):
