@@ -12,20 +12,27 @@ from cursorish.errors import CursorishError
 
 
 def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, json=True)
+    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, repeat=1, json=True)
     assert cmd_bench_agents(ns) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
     assert summary["event"] == "summary" and summary["files"] == 20
     assert [r["agents"] for r in summary["runs"]] == [1, 2]
     assert all(r["statuses"] == ["done"] for r in summary["runs"])
+    assert all(r["cpu_s"] > 0 for r in summary["runs"])
     assert summary["ratio_8_to_1"] is None  # no 8-agent run asked for
     assert summary["worktree_vs_bare"] > 0 and summary["bare_worktree_add_s"] > 0
 
 
 def test_bad_counts_are_usage_errors() -> None:
-    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, json=True)
+    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, repeat=1, json=True)
     with pytest.raises(CursorishError, match="1,4,8"):
+        cmd_bench_agents(ns)
+
+
+def test_bad_repeat_is_a_usage_error() -> None:
+    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=0, json=True)
+    with pytest.raises(CursorishError, match="--repeat"):
         cmd_bench_agents(ns)
 
 
