@@ -248,14 +248,42 @@ def _identity_env(author: str) -> dict[str, str]:
     }
 
 
-def _check_agent_worktree(wt_path: Path) -> Path:
+@dataclass(frozen=True)
+class _Tip:
+    """An agent worktree's git dir and the commit (and tree) its branch points at."""
+
+    git_dir: Path
+    head: str
+    tree: str
+
+
+class _BranchMoved(CursorishError):
+    """Another commit (a review commit, say) moved the branch between reading and committing."""
+
+
+_COMMIT_ATTEMPTS = 3
+
+
+def _check_agent_worktree(wt_path: Path) -> _Tip:
     """Refuse to commit in a main checkout or on a detached HEAD (a likely caller bug);
-    returns the worktree's own git dir."""
-    # One git process for all three facts: commits happen after every agent edit.
-    out = git_out(
-        wt_path, "rev-parse", "--git-dir", "--git-common-dir", "--symbolic-full-name", "HEAD"
-    )
-    git_dir_s, common_s, head_ref = [*out.splitlines(), "", "", ""][:3]
+    returns the worktree's own git dir and its branch tip."""
+    # One git process for every fact: commits happen after every agent edit.
+    try:
+        out = git_out(
+            wt_path,
+            "rev-parse",
+            "HEAD",
+            "HEAD^{tree}",
+            "--git-dir",
+            "--git-common-dir",
+            "--symbolic-full-name",
+            "HEAD",
+        )
+    except GitError:
+        raise CursorishError(
+            f"refusing to commit in {wt_path}: it is not a git worktree with a commit"
+        ) from None
+    head, tree, git_dir_s, common_s, head_ref = [*out.splitlines(), "", "", "", "", ""][:5]
     git_dir = Path(os.path.realpath(wt_path / git_dir_s))
     common = Path(os.path.realpath(wt_path / common_s))
     if git_dir == common:
@@ -264,11 +292,20 @@ def _check_agent_worktree(wt_path: Path) -> Path:
         )
     if not head_ref.startswith("refs/heads/"):
         raise CursorishError(f"refusing to commit in {wt_path}: its HEAD is detached")
-    return git_dir
+    return _Tip(git_dir, head, tree)
+
+
+def _synced_marker(git_dir: Path) -> Path:
+    """Names the commit the private index was last set to or committed as."""
+    return git_dir / f"{AGENT_INDEX}.head"
 
 
 def agent_index_env(
-    wt_path: Path, *, git_dir: Path | None = None, sync: bool = True
+    wt_path: Path,
+    *,
+    git_dir: Path | None = None,
+    sync: bool = True,
+    head: str | None = None,
 ) -> dict[str, str]:
     """The env (`GIT_INDEX_FILE`) of the agent's private index in the worktree's git dir.
 
@@ -278,7 +315,9 @@ def agent_index_env(
     then re-hashes only changed files) and, with `sync`, is set to HEAD's tree first
     (`read-tree -m -i`: stat info kept where the content matches; `-i` because the files may
     legitimately differ from the index being replaced), so a commit made on the branch
-    meanwhile (a review commit) is the starting point of the next agent commit.
+    meanwhile (a review commit) is the starting point of the next agent commit. With `head`
+    (the branch tip, known to the caller) that step is skipped when the index was last set
+    to, or committed as, that very commit: it already matches.
     """
     wt_path = Path(wt_path)
     if git_dir is None:
@@ -290,30 +329,63 @@ def agent_index_env(
         if real.exists():
             shutil.copyfile(real, path)
         sync = True
+        head = None
+    marker = _synced_marker(git_dir)
+    if sync and head is not None and _read_marker(marker) == head:
+        sync = False
     if sync:
         run_git(wt_path, "read-tree", "-m", "-i", "HEAD", env=env)
+        if head is not None:
+            marker.write_text(head, encoding="ascii")
+        else:  # set to a HEAD this call did not read: whatever the marker said is stale
+            marker.unlink(missing_ok=True)
     return env
 
 
+def _read_marker(marker: Path) -> str:
+    try:
+        return marker.read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        return ""
+
+
 def _commit_index(
-    wt_path: Path, message: str, author: str, index_env: dict[str, str] | None
+    wt_path: Path, message: str, author: str, index_env: dict[str, str] | None, tip: _Tip
 ) -> str | None:
+    """Commit the index's tree on the branch, unless it is the tip's tree already.
+
+    Plumbing (write-tree, commit-tree, update-ref) rather than `git commit`: that refreshes
+    the stat info of every file in the index first (5,000 lstat calls in a big repository)
+    for every checkpoint. The message is kept as given (no comment stripping), hooks and
+    signing are off, and `update-ref` moves the branch only if it is still at the tip read
+    before, so a commit made meanwhile is never overwritten.
+    """
     env = dict(index_env or {})
-    status, _, _ = run_git(wt_path, "diff", "--cached", "--quiet", env=env, check=False)
-    if status == 0:
+    tree = git_out(wt_path, "write-tree", env=env)
+    if tree == tip.tree:
         return None
-    run_git(
+    sha = git_out(
         wt_path,
-        "commit",
-        "--quiet",
-        "--no-verify",
-        "--allow-empty-message",
+        "commit-tree",
+        tree,
+        "-p",
+        tip.head,
         "-m",
         message,
         env={**env, **_identity_env(author)},
         config=_COMMIT_CONFIG,
     )
-    return git_out(wt_path, "rev-parse", "HEAD")
+    subject = message.split("\n", 1)[0]
+    status, _, err = run_git(
+        wt_path, "update-ref", "-m", f"commit: {subject}", "HEAD", sha, tip.head, check=False
+    )
+    if status != 0:
+        if git_out(wt_path, "rev-parse", "HEAD") != tip.head:
+            raise _BranchMoved(f"the branch of {wt_path} moved while committing")
+        raise GitError(f"cannot move the branch of {wt_path}: {err.strip()}", stderr=err)
+    if index_env:
+        _synced_marker(tip.git_dir).write_text(sha, encoding="ascii")
+    return sha
 
 
 def commit_staged(
@@ -321,20 +393,19 @@ def commit_staged(
     message: str,
     *,
     author: str = DEFAULT_AUTHOR,
-    checked: bool = False,
     private_index: bool = False,
 ) -> str | None:
     """Commit what is staged in the agent worktree; returns the sha, or None if nothing is.
 
     Hooks and signing are off (module docstring); author and committer are set explicitly,
-    so this works without any git identity configured. `checked`: the caller already made
-    sure this is an agent worktree on a branch. `private_index`: commit what is staged in the
-    agent's private index (`agent_index_env`, not re-synced) instead of the real index.
+    so this works without any git identity configured. `private_index`: commit what is
+    staged in the agent's private index (`agent_index_env`, not re-synced) instead of the
+    real index.
     """
     wt_path = Path(wt_path)
-    git_dir = None if checked else _check_agent_worktree(wt_path)
-    env = agent_index_env(wt_path, git_dir=git_dir, sync=False) if private_index else None
-    return _commit_index(wt_path, message, author, env)
+    tip = _check_agent_worktree(wt_path)
+    env = agent_index_env(wt_path, git_dir=tip.git_dir, sync=False) if private_index else None
+    return _commit_index(wt_path, message, author, env, tip)
 
 
 def commit_all(
@@ -344,11 +415,7 @@ def commit_all(
     worktree's branch; returns the commit sha, or None when there was nothing to commit.
     `private_index`: stage and commit through the agent's private index (`agent_index_env`),
     leaving the worktree's real index as it was."""
-    wt_path = Path(wt_path)
-    git_dir = _check_agent_worktree(wt_path)
-    env = agent_index_env(wt_path, git_dir=git_dir) if private_index else None
-    run_git(wt_path, "add", "--all", "--", ".", env=env)
-    return _commit_index(wt_path, message, author, env)
+    return _stage_and_commit(Path(wt_path), ["."], message, author, private_index)
 
 
 def commit_paths(
@@ -363,10 +430,31 @@ def commit_paths(
     edit need not scan the whole worktree. Falls back to `commit_all` when git refuses a path
     (an ignored file, say), so nothing on disk is left out of the commit. `private_index` as
     in `commit_all`."""
-    wt_path = Path(wt_path)
-    git_dir = _check_agent_worktree(wt_path)
-    env = agent_index_env(wt_path, git_dir=git_dir) if private_index else None
-    status, _, _ = run_git(wt_path, "add", "--all", "--", *paths, env=env, check=False)
-    if status != 0:
+    try:
+        return _stage_and_commit(Path(wt_path), paths, message, author, private_index)
+    except _AddRefused:
         return commit_all(wt_path, message, author=author, private_index=private_index)
-    return _commit_index(wt_path, message, author, env)
+
+
+class _AddRefused(CursorishError):
+    """`git add` refused a path (an ignored file, say)."""
+
+
+def _stage_and_commit(
+    wt_path: Path, paths: list[str], message: str, author: str, private_index: bool
+) -> str | None:
+    """`git add --all -- paths`, then commit; again from the new tip if the branch moved."""
+    for attempt in range(_COMMIT_ATTEMPTS):
+        tip = _check_agent_worktree(wt_path)
+        env = (
+            agent_index_env(wt_path, git_dir=tip.git_dir, head=tip.head) if private_index else None
+        )
+        status, _, err = run_git(wt_path, "add", "--all", "--", *paths, env=env, check=False)
+        if status != 0:
+            raise _AddRefused(f"git add refused {paths}: {err.strip()}")
+        try:
+            return _commit_index(wt_path, message, author, env, tip)
+        except _BranchMoved:
+            if attempt == _COMMIT_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")

@@ -370,3 +370,49 @@ def test_submodule_is_listed_as_no_file_and_worktree_works(
     (dest / "a.py").write_text("2\n")
     assert commit_all(dest, "edit next to a submodule") is not None
     assert git(dest, "show", "--name-only", "--format=", "HEAD").split() == ["a.py"]
+
+
+def test_a_commit_keeps_the_message_as_given_and_logs_it(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="e1e1e1", base_commit=info.head_commit, dest=dest)
+    (dest / "a.py").write_text("a\n")
+    message = "# Heading from a markdown task\n\nbody line\n\nCursorish-Agent: e1e1e1"
+    sha = commit_all(dest, message, private_index=True)
+    assert sha is not None
+    assert git(dest, "log", "-1", "--format=%B", sha).strip() == message  # no '#' stripping
+    assert "commit: # Heading from a markdown task" in git(dest, "reflog", "-1", "HEAD")
+
+
+def test_a_branch_moved_meanwhile_is_never_overwritten(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review commit lands between the agent reading the tip and moving the branch."""
+    from cursorish.gitops import worktrees
+
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="e2e2e2", base_commit=info.head_commit, dest=dest)
+    (dest / "agent.py").write_text("agent\n")
+    (dest / "review.py").write_text("review\n")
+    real_commit = worktrees._commit_index
+    calls = 0
+
+    def review_commit_first(*args: object, **kwargs: object) -> str | None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # the user commits in review just now
+            git(dest, "add", "review.py")
+            git(dest, "commit", "-q", "-m", "review")
+        return real_commit(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(worktrees, "_commit_index", review_commit_first)
+    sha = commit_paths(dest, ["agent.py"], "checkpoint", private_index=True)
+    review = git(dest, "rev-parse", "HEAD~1").strip()
+    assert calls == 2  # the first try saw the branch move and started again from its tip
+    assert sha == git(dest, "rev-parse", "HEAD").strip()
+    assert git(dest, "log", "-1", "--format=%s", review).strip() == "review"
+    assert git(dest, "ls-tree", "--name-only", sha, "--", "agent.py", "review.py").split() == [
+        "agent.py",
+        "review.py",
+    ]
