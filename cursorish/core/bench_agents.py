@@ -122,6 +122,30 @@ def worktree_times(root: Path, where: Path, repeat: int = 5) -> tuple[float, flo
     return statistics.median(bare), statistics.median(ours)
 
 
+def parallel_bare_adds(root: Path, where: Path, n: int) -> float:
+    """Wall time of `n` bare `git worktree add` started at once: what the machine's cores and
+    filesystem allow for the checkouts alone, which every n-agent run does first."""
+    started = time.perf_counter()
+    procs = []
+    for i in range(n):
+        # One at a time into git's worktree list (concurrent adds race there, see
+        # gitops.worktrees._register); the checkouts, the costly part, run at once.
+        dest, branch = where / f"par-{n}-{i}", f"bench-par-{n}-{i}"
+        subprocess.run(
+            ["git", "worktree", "add", "-q", "--no-checkout", "-b", branch, str(dest), "HEAD"],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
+        procs.append(
+            subprocess.Popen(["git", "reset", "-q", "--hard"], cwd=dest, stdout=subprocess.DEVNULL)
+        )
+    for proc in procs:
+        if proc.wait() != 0:
+            raise CursorishError("git reset --hard failed in a bench worktree", ExitCode.INTERNAL)
+    return time.perf_counter() - started
+
+
 def _cpu_s() -> float:
     """CPU seconds used so far by this process and its finished children (user + system)."""
     import resource
@@ -229,6 +253,11 @@ def run_bench(
         runs = [best[n] for n in agent_counts]
         # After the agent runs, which it would otherwise slow down (see worktree_times).
         bare, ours = worktree_times(root, tmp)
+        top = max(agent_counts)
+        bare_parallel = {
+            1: parallel_bare_adds(root, tmp, 1),
+            top: parallel_bare_adds(root, tmp, top),
+        }
     finally:
         if saved_home is None:
             os.environ.pop("CURSORISH_HOME", None)
@@ -247,6 +276,7 @@ def run_bench(
         "bare_worktree_add_s": round(bare, 4),
         "worktree_s": round(ours, 4),
         "worktree_vs_bare": round(ours / bare, 3) if bare > 0 else None,
+        "bare_checkouts_at_once_s": {str(k): round(v, 3) for k, v in bare_parallel.items()},
         "ratio_8_to_1": ratio,
         "target_ratio": TARGET_RATIO,
         "target_worktree_vs_bare": TARGET_WORKTREE,
@@ -299,6 +329,13 @@ def cmd_bench_agents(ns: argparse.Namespace) -> int:
             f"{result['bare_worktree_add_s'] * 1000:.0f} ms = {result['worktree_vs_bare']:.2f}x "
             f"(target <= {TARGET_WORKTREE})"
         )
+        at_once = result["bare_checkouts_at_once_s"]
+        if len(at_once) == 2:
+            (_, t1), (many, tn) = sorted(at_once.items(), key=lambda kv: int(kv[0]))
+            print(
+                f"checkouts alone (bare git, no agents): {many} at once {tn:.2f}s, "
+                f"1 alone {t1:.2f}s ({tn / t1:.2f}x): what this machine allows for checkouts"
+            )
         for run in bad:
             print(f"agents={run['agents']}: not all done: {run['statuses']} {run['errors']}")
     return int(ExitCode.INTERNAL) if bad else 0

@@ -22,6 +22,7 @@ def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -
     assert all(r["cpu_s"] > 0 for r in summary["runs"])
     assert summary["ratio_8_to_1"] is None  # no 8-agent run asked for
     assert summary["worktree_vs_bare"] > 0 and summary["bare_worktree_add_s"] > 0
+    assert set(summary["bare_checkouts_at_once_s"]) == {"1", "2"}
 
 
 def test_bad_counts_are_usage_errors() -> None:
