@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import signal
 import time
@@ -512,7 +513,7 @@ class Orchestrator:
         if prior is not None:
             agent.outcome = prior
         if resume is None:
-            files = await in_thread(tracked_files, dest)
+            files = await in_thread(functools.partial(tracked_files, dest, scan=False))
             agent.context = repo_overview(files)
         cancelled: asyncio.CancelledError | None = None
         try:

@@ -199,11 +199,13 @@ def prune_worktrees(repo_root: Path) -> list[str]:
     return prunable
 
 
-def tracked_files(wt_path: Path) -> list[str]:
+def tracked_files(wt_path: Path, *, scan: bool = True) -> list[str]:
     """Files of the worktree as git sees them: tracked plus untracked-but-not-ignored.
 
     POSIX relative paths, sorted. Files deleted from disk, submodules and skip-worktree
     entries are left out, so every entry can be opened as a file (or is a symlink).
+    `scan=False` reads the index alone, without looking at the files: right for a worktree
+    just checked out, where the two agree, at a fraction of the cost.
     """
     # One git call, and no stat per file from Python: git checks the 5,000 files of a big
     # repository in C, while a Python loop over them holds the GIL that the other agents'
@@ -215,9 +217,7 @@ def tracked_files(wt_path: Path) -> list[str]:
         "-t",
         "--stage",
         "--cached",
-        "--deleted",
-        "--others",
-        "--exclude-standard",
+        *(("--deleted", "--others", "--exclude-standard") if scan else ()),
     )
     present: set[str] = set()
     gone: set[str] = set()

@@ -416,3 +416,13 @@ def test_a_branch_moved_meanwhile_is_never_overwritten(
         "agent.py",
         "review.py",
     ]
+
+
+def test_tracked_files_without_a_scan_reads_the_index_alone(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="f2f2f2", base_commit=info.head_commit, dest=dest)
+    assert tracked_files(dest, scan=False) == tracked_files(dest)  # just checked out: the same
+    (dest / "new one.py").write_text("x\n")
+    assert "new one.py" not in tracked_files(dest, scan=False)
+    assert "new one.py" in tracked_files(dest)
