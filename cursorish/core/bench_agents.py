@@ -146,33 +146,6 @@ def parallel_bare_adds(root: Path, where: Path, n: int) -> float:
     return time.perf_counter() - started
 
 
-def settle_filesystem(where: Path, max_wait_s: float, files: int = 1000) -> list[float]:
-    """Wait, at most `max_wait_s`, until creating files in `where` stops getting faster;
-    returns the time of each probe (creating `files` empty files in a new folder).
-
-    After a big delete (another benchmark's clean-up, a test suite's temporary folders) some
-    filesystems create files several times slower for a minute or more (see worktree_times),
-    and 8 agents checking out 5,000 files each would measure that instead of cursorish.
-    A probe that is no longer faster than the best before it means that has passed.
-    """
-    where.mkdir(parents=True, exist_ok=True)
-    deadline = time.monotonic() + max_wait_s
-    probes: list[float] = []
-    flat = 0
-    while True:
-        folder = where / f"probe-{len(probes)}"
-        folder.mkdir()
-        started = time.perf_counter()
-        for i in range(files):
-            os.close(os.open(folder / f"f{i}", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-        probes.append(time.perf_counter() - started)
-        if len(probes) > 1:
-            flat = flat + 1 if probes[-1] >= 0.8 * min(probes[:-1]) else 0
-        if flat >= 2 or time.monotonic() >= deadline:
-            return probes
-        time.sleep(1.0)
-
-
 def _cpu_s() -> float:
     """CPU seconds used so far by this process and its finished children (user + system)."""
     import resource
@@ -256,7 +229,7 @@ def server_process(script: list[dict[str, Any]], latency: float, tmp: Path) -> I
 
 
 def run_bench(
-    agent_counts: list[int], files: int, latency: float, repeat: int = 3, settle_s: float = 0.0
+    agent_counts: list[int], files: int, latency: float, repeat: int = 2
 ) -> dict[str, Any]:
     from cursorish.planner.litellm_loader import load_litellm
 
@@ -267,9 +240,6 @@ def run_bench(
     os.environ["CURSORISH_HOME"] = str(tmp / "home")
     try:
         root = generate_repo(tmp / "repo", files)
-        settle_started = time.monotonic()
-        probes = settle_filesystem(tmp / "settle", settle_s) if settle_s > 0 else []
-        settled_after = time.monotonic() - settle_started
         best: dict[int, dict[str, Any]] = {}
         with server_process(bench_script(), latency, tmp) as base_url:
             run_agents(root, 1, base_url)  # warm-up: litellm's client, caches
@@ -302,8 +272,6 @@ def run_bench(
         "turns_per_agent": len(bench_script()),
         "repeat": repeat,
         "cores": os.cpu_count(),
-        "settle_s": round(settled_after, 1),
-        "settle_probe_ms": [round(p * 1000, 1) for p in probes],
         "runs": runs,
         "bare_worktree_add_s": round(bare, 4),
         "worktree_s": round(ours, 4),
@@ -333,9 +301,7 @@ def cmd_bench_agents(ns: argparse.Namespace) -> int:
         raise CursorishError("--files must be at least 10", ExitCode.BAD_ARGS)
     if not 1 <= ns.repeat <= 20:
         raise CursorishError("--repeat must be between 1 and 20", ExitCode.BAD_ARGS)
-    if not 0 <= ns.settle <= 600:
-        raise CursorishError("--settle must be between 0 and 600 seconds", ExitCode.BAD_ARGS)
-    result = run_bench(counts, ns.files, ns.latency, ns.repeat, ns.settle)
+    result = run_bench(counts, ns.files, ns.latency, ns.repeat)
     bad = [r for r in result["runs"] if r["statuses"] != ["done"]]
     if ns.json:
         for run in result["runs"]:
@@ -346,12 +312,6 @@ def cmd_bench_agents(ns: argparse.Namespace) -> int:
             f"{result['files']} files, planner latency {result['latency_s']}s per reply, "
             f"{result['turns_per_agent']} replies per agent"
         )
-        probes = result["settle_probe_ms"]
-        if probes:
-            print(
-                f"waited {result['settle_s']:.0f}s for the filesystem to settle "
-                f"(creating 1,000 files: {probes[0]:.0f} ms at first, {probes[-1]:.0f} ms at last)"
-            )
         print(f"{'agents':>6} {'wall':>8} {'CPU':>8} {'worktree (mean)':>16}  status")
         for run in result["runs"]:
             mean = statistics.mean(run["worktree_s"]) if run["worktree_s"] else 0.0

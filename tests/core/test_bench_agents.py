@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 import pytest
 
-from cursorish.core.bench_agents import cmd_bench_agents, run_bench, settle_filesystem
+from cursorish.core.bench_agents import cmd_bench_agents, run_bench
 from cursorish.errors import CursorishError
 
 
 def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, repeat=1, settle=0.0, json=True)
+    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, repeat=1, json=True)
     assert cmd_bench_agents(ns) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
@@ -27,30 +26,20 @@ def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_bad_counts_are_usage_errors() -> None:
-    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, repeat=1, settle=0.0, json=True)
+    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, repeat=1, json=True)
     with pytest.raises(CursorishError, match="1,4,8"):
         cmd_bench_agents(ns)
 
 
 def test_bad_repeat_is_a_usage_error() -> None:
-    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=0, settle=0.0, json=True)
+    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=0, json=True)
     with pytest.raises(CursorishError, match="--repeat"):
         cmd_bench_agents(ns)
 
 
-def test_settle_returns_once_file_creation_stops_getting_faster(tmp_path: Path) -> None:
-    probes = settle_filesystem(tmp_path / "settle", max_wait_s=30, files=50)
-    assert len(probes) >= 3  # a first probe, then two that were no faster than the best
-    assert len(list((tmp_path / "settle").iterdir())) == len(probes)
-
-
-def test_settle_with_no_time_probes_once(tmp_path: Path) -> None:
-    assert len(settle_filesystem(tmp_path / "settle", max_wait_s=0, files=10)) == 1
-
-
 @pytest.mark.slow
 def test_eight_agents_run_in_parallel_and_worktrees_are_cheap() -> None:
-    result = run_bench([1, 8], files=5000, latency=0.2, settle_s=60)
+    result = run_bench([1, 8], files=5000, latency=0.2)
     assert all(r["statuses"] == ["done"] for r in result["runs"])
     assert result["ratio_8_to_1"] <= 1.5
     assert result["worktree_vs_bare"] <= 1.5
