@@ -229,7 +229,7 @@ def server_process(script: list[dict[str, Any]], latency: float, tmp: Path) -> I
 
 
 def run_bench(
-    agent_counts: list[int], files: int, latency: float, repeat: int = 2
+    agent_counts: list[int], files: int, latency: float, repeat: int = 3
 ) -> dict[str, Any]:
     from cursorish.planner.litellm_loader import load_litellm
 
