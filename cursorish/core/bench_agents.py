@@ -253,10 +253,8 @@ def run_bench(
         runs = [best[n] for n in agent_counts]
         # After the agent runs, which it would otherwise slow down (see worktree_times).
         bare, ours = worktree_times(root, tmp)
-        top = max(agent_counts)
         bare_parallel = {
-            1: parallel_bare_adds(root, tmp, 1),
-            top: parallel_bare_adds(root, tmp, top),
+            n: parallel_bare_adds(root, tmp, n) for n in sorted({1, max(agent_counts)})
         }
     finally:
         if saved_home is None:

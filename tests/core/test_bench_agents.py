@@ -25,6 +25,13 @@ def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -
     assert set(summary["bare_checkouts_at_once_s"]) == {"1", "2"}
 
 
+def test_one_agent_only_times_one_bare_checkout(capsys: pytest.CaptureFixture[str]) -> None:
+    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=1, json=True)
+    assert cmd_bench_agents(ns) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert list(summary["bare_checkouts_at_once_s"]) == ["1"]
+
+
 def test_bad_counts_are_usage_errors() -> None:
     ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, repeat=1, json=True)
     with pytest.raises(CursorishError, match="1,4,8"):
