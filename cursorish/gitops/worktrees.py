@@ -324,14 +324,14 @@ def agent_index_env(
         git_dir = Path(os.path.realpath(wt_path / git_out(wt_path, "rev-parse", "--git-dir")))
     path = git_dir / AGENT_INDEX
     env = {"GIT_INDEX_FILE": str(path)}
+    marker = _synced_marker(git_dir)
     if not path.exists():
+        # A new copy of the real index: it must be set to HEAD whatever the marker says.
         real = git_dir / "index"
         if real.exists():
             shutil.copyfile(real, path)
         sync = True
-        head = None
-    marker = _synced_marker(git_dir)
-    if sync and head is not None and _read_marker(marker) == head:
+    elif sync and head is not None and _read_marker(marker) == head:
         sync = False
     if sync:
         run_git(wt_path, "read-tree", "-m", "-i", "HEAD", env=env)
@@ -444,7 +444,8 @@ def _stage_and_commit(
     wt_path: Path, paths: list[str], message: str, author: str, private_index: bool
 ) -> str | None:
     """`git add --all -- paths`, then commit; again from the new tip if the branch moved."""
-    for attempt in range(_COMMIT_ATTEMPTS):
+    attempt = 1
+    while True:
         tip = _check_agent_worktree(wt_path)
         env = (
             agent_index_env(wt_path, git_dir=tip.git_dir, head=tip.head) if private_index else None
@@ -455,6 +456,6 @@ def _stage_and_commit(
         try:
             return _commit_index(wt_path, message, author, env, tip)
         except _BranchMoved:
-            if attempt == _COMMIT_ATTEMPTS - 1:
+            if attempt == _COMMIT_ATTEMPTS:
                 raise
-    raise AssertionError("unreachable")
+            attempt += 1
