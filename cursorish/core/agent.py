@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
+from cursorish.core.workspace import WorkspaceFailed
 from cursorish.store.db import now
 
 if TYPE_CHECKING:
     from cursorish.core.tools import ToolBox
+    from cursorish.core.workspace import WorkspaceGate
     from cursorish.planner.client import Planner, PlannerReply
     from cursorish.store.db import Store
 
@@ -114,6 +116,7 @@ class Agent:
         context: str = "",
         cancel_requested: Callable[[], bool] | None = None,
         checkpoint: CheckpointFn | None = None,
+        workspace: WorkspaceGate | None = None,
     ) -> None:
         self.agent_id = agent_id
         self.task = task
@@ -126,6 +129,8 @@ class Agent:
         self.context = context
         self.cancel_requested = cancel_requested
         self.checkpoint = checkpoint
+        # The worktree still being prepared (a new agent): tools wait for the stage they need.
+        self.workspace = workspace
         self.outcome = AgentOutcome(status=FAILED)
         self._started = 0.0
         self._inflight: asyncio.Future[Any] | None = None
@@ -191,12 +196,19 @@ class Agent:
         self.emit(Event("agent_started", self.agent_id, {"task": self.task, "resumed": resuming}))
         try:
             await self._loop(messages)
+            if self.workspace is not None:
+                # An end without a tool call (gave up): the worktree must still be ready, or
+                # the reason it is not is the agent's real end.
+                await self.workspace.wait_for("finish")
+        except WorkspaceFailed as exc:
+            self.outcome.status, self.outcome.error = FAILED, exc.message
         except BudgetExceeded as exc:
             self.outcome.status, self.outcome.budget = BUDGET, exc.which
             self.outcome.error = exc.detail
         except PlannerError as exc:
             self.outcome.status, self.outcome.error = FAILED, exc.message
         except AgentCancelled:
+            self.tools.ctx.cancel.set()  # stops a setup command still running, too
             self.outcome.status, self.outcome.error = CANCELLED, "cancelled"
         except asyncio.CancelledError:
             self.tools.ctx.cancel.set()  # stops a running command (its process group is killed)
@@ -285,11 +297,13 @@ class Agent:
             self.emit(Event("planner_text", self.agent_id, {"text": delta}))
 
         started = time.perf_counter()
+        work = self.planner.complete(messages, self.tools.schemas(), on_text=on_text)
+        if self.workspace is not None:
+            work = self.workspace.alongside(work)
         try:
-            reply = await asyncio.wait_for(
-                self.planner.complete(messages, self.tools.schemas(), on_text=on_text),
-                timeout=self._remaining_wall(),
-            )
+            reply = await asyncio.wait_for(work, timeout=self._remaining_wall())
+        except WorkspaceFailed:
+            raise  # not the planner's failure: the worktree's (the agent records it)
         except TimeoutError:
             raise BudgetExceeded(
                 "time", f"time budget of {self.budgets.max_wall_s:.0f}s used up"
@@ -351,6 +365,9 @@ class Agent:
     async def _run_tool(self, name: str, arguments: str, call_id: str) -> Any:
         from cursorish.core.tools import WRITE_TOOL_STATES
 
+        if self.workspace is not None and not self.workspace.ready_for(name):
+            self._state("provisioning", tool=name)
+            await self.workspace.wait_for(name)
         self._state(WRITE_TOOL_STATES.get(name, "planning"), tool=name)
         self.emit(
             Event(

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,15 +43,23 @@ from cursorish.core.agent import (
     in_thread,
 )
 from cursorish.core.events import Event, EventSink
-from cursorish.core.profiles import Budgets, Profile, project_instructions
+from cursorish.core.profiles import (
+    PROJECT_INSTRUCTION_FILES,
+    Budgets,
+    Profile,
+    project_instructions,
+)
 from cursorish.core.text import first_line
 from cursorish.core.tools import ToolBox, ToolContext
+from cursorish.core.workspace import WorkspaceGate
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops.repo import RepoInfo
 from cursorish.planner.client import Planner, PlannerSettings
 from cursorish.store.db import Store, now
 
 T = TypeVar("T")
+# A new agent's first planner turn: (repository overview, project instructions).
+Briefing = tuple[str, str]
 CHECKPOINT_PREFIX = "cursorish checkpoint:"
 CANCEL_POLL_S = 0.5
 
@@ -233,9 +241,16 @@ class Orchestrator:
                     },
                 )
             )
+        # What every new agent's first planner turn gets (files, project instructions), read
+        # once from the base commit, so that turn need not wait for any checkout.
+        briefing: asyncio.Future[Briefing] = in_thread(self._briefing, base)
         for agent_id, text, dest, branch in jobs:
             self._tasks[agent_id] = asyncio.create_task(
-                self._slot(AgentReport(agent_id, text, branch, str(dest), base, FAILED), branch)
+                self._slot(
+                    AgentReport(agent_id, text, branch, str(dest), base, FAILED),
+                    branch,
+                    briefing=briefing,
+                )
             )
         return await self._supervise([self._tasks[a] for a, *_ in jobs])
 
@@ -464,13 +479,17 @@ class Orchestrator:
         *,
         resume: list[dict[str, Any]] | None = None,
         prior: AgentOutcome | None = None,
+        briefing: asyncio.Future[Briefing] | None = None,
     ) -> AgentReport:
         report.branch = branch
         agent_id = report.agent_id
         started = time.monotonic()
         try:
             async with self._semaphore:
-                await self._run_agent(report, resume, prior)
+                if briefing is not None:
+                    await self._start_agent(report, briefing)
+                else:
+                    await self._resume_agent(report, resume or [], prior)
         except asyncio.CancelledError:
             # Cancelled while queued or setting up (the agent loop records its own cancel).
             report.status, report.error = CANCELLED, report.error or "cancelled"
@@ -493,28 +512,56 @@ class Orchestrator:
                 task.uncancel()
         return report
 
-    async def _run_agent(
-        self,
-        report: AgentReport,
-        resume: list[dict[str, Any]] | None,
-        prior: AgentOutcome | None,
-    ) -> None:
-        from cursorish.gitops.worktrees import tracked_files
-
-        agent_id, dest = report.agent_id, Path(report.worktree)
+    async def _start_agent(self, report: AgentReport, briefing: asyncio.Future[Briefing]) -> None:
+        """A new agent: its planner starts on the task while its worktree is being prepared."""
+        agent_id = report.agent_id
         self.store.update_agent(agent_id, state="starting", started_at=now())
-        if resume is None:
-            t0 = time.monotonic()
-            if not await self._prepare_worktree(report):
-                return
-            report.worktree_s = time.monotonic() - t0
-        agent = self._make_agent(agent_id, report.task, dest)
-        self._agents[agent_id] = agent
+        try:
+            overview, instructions = await asyncio.shield(briefing)
+        except CursorishError as exc:
+            self._fail(report, f"cannot read the base commit {report.base_commit}: {exc.message}")
+            return
+        system = self.settings.profile.system_prompt
+        if instructions:
+            system += f"\n\n# Project instructions\n{instructions}"
+        gate = WorkspaceGate()
+        agent = self._make_agent(agent_id, report.task, Path(report.worktree), system, gate)
+        agent.context = overview
+        cancel = agent.tools.ctx.cancel
+        preparing = asyncio.create_task(self._prepare_worktree(report, gate, cancel))
+        await self._drive(report, agent, preparing)
+
+    async def _resume_agent(
+        self, report: AgentReport, messages: list[dict[str, Any]], prior: AgentOutcome | None
+    ) -> None:
+        """An agent continuing its transcript in its existing worktree."""
+        agent_id = report.agent_id
+        self.store.update_agent(agent_id, state="starting", started_at=now())
+        row = self.store.agent(agent_id)
+        preparing: asyncio.Task[None] | None = None
+        gate: WorkspaceGate | None = None
+        if row is not None and not row.get("provisioned_at"):
+            # It never finished provisioning (cancelled or killed during setup): do it now.
+            gate = WorkspaceGate()
+        agent = self._make_agent(agent_id, report.task, Path(report.worktree), "", gate)
         if prior is not None:
             agent.outcome = prior
-        if resume is None:
-            files = await in_thread(functools.partial(tracked_files, dest, scan=False))
-            agent.context = repo_overview(files)
+        if gate is not None:
+            preparing = asyncio.create_task(
+                self._prepare_worktree(report, gate, agent.tools.ctx.cancel, create=False)
+            )
+        await self._drive(report, agent, preparing, messages)
+
+    async def _drive(
+        self,
+        report: AgentReport,
+        agent: Agent,
+        preparing: asyncio.Task[None] | None,
+        resume: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Run the agent to its end, then commit what reached its worktree on its branch."""
+        agent_id, dest = report.agent_id, Path(report.worktree)
+        self._agents[agent_id] = agent
         cancelled: asyncio.CancelledError | None = None
         try:
             await agent.run(resume)
@@ -537,6 +584,20 @@ class Orchestrator:
         )
         report.cost_usd = outcome.cost_usd
         report.tests_run, report.tests_passed = outcome.tests_run, outcome.tests_passed
+        if preparing is not None:
+            # The agent may have ended (budget, planner error, cancel) before its worktree was
+            # ready: the worktree must be whole (or gone) before anything is committed.
+            cancelled = await _finish(preparing) or cancelled
+            assert agent.workspace is not None
+            error = agent.workspace.error
+            if error is not None:
+                # It ended for another reason first (out of budget, say): say both.
+                if report.status != CANCELLED and report.error != error:
+                    report.error = f"{report.error}; {error}" if report.error else error
+                    self.store.update_agent(agent_id, error=report.error)
+                if cancelled is not None:
+                    raise cancelled
+                return  # nothing was edited: every writing tool waits for a ready worktree
         # Even a cancelled or failed agent keeps its work: commit what reached the worktree.
         message = _commit_message(report.task, agent_id, outcome)
         try:
@@ -556,33 +617,98 @@ class Orchestrator:
         if cancelled is not None:
             raise cancelled
 
-    async def _prepare_worktree(self, report: AgentReport) -> bool:
-        """Create and provision the worktree; on failure record it and return False."""
-        from cursorish.core.provision import SetupFailed, load_spec, provision
+    def _briefing(self, base: str) -> Briefing:
+        """The repository overview and project instructions a new agent at `base` gets."""
+        from cursorish.core.provision import load_spec, local_files_to_copy
+        from cursorish.gitops.trees import files_at, regular_files_at
+
+        root = self.repo.root
+        overview = repo_overview(files_at(root, base))
+        texts = regular_files_at(root, base, PROJECT_INSTRUCTION_FILES)
+        # A git-ignored instruction file (a personal CLAUDE.md) counts when provisioning
+        # copies it into the worktree, as the agent then sees it there.
+        local = [n for n in PROJECT_INSTRUCTION_FILES if n not in texts and (root / n).exists()]
+        if local:
+            with contextlib.suppress(CursorishError):  # a bad spec is reported by provisioning
+                spec = self.provision_spec or load_spec(root)
+                copied, _ = local_files_to_copy(root, spec.copy)
+                for name in local:
+                    if name in copied:
+                        texts[name] = (root / name).read_bytes()
+        return overview, project_instructions(texts)
+
+    async def _prepare_worktree(
+        self,
+        report: AgentReport,
+        gate: WorkspaceGate,
+        cancel: threading.Event,
+        *,
+        create: bool = True,
+    ) -> None:
+        """Create (unless resuming) and provision the worktree, opening the gate's stages;
+        a failure is recorded and fails the gate, which ends the agent with the reason."""
+        try:
+            await self._prepare_stages(report, gate, cancel, create=create)
+        except Exception as exc:
+            gate.fail(f"internal error while preparing the worktree: {exc!r}")
+        finally:
+            # Whatever happened, no tool may wait for a stage that will never come.
+            gate.fail("the worktree was not prepared")
+
+    async def _prepare_stages(
+        self,
+        report: AgentReport,
+        gate: WorkspaceGate,
+        cancel: threading.Event,
+        *,
+        create: bool,
+    ) -> None:
+        from cursorish.core.provision import (
+            ProvisionResult,
+            SetupFailed,
+            copy_ignored_files,
+            load_spec,
+            run_setup_step,
+        )
 
         agent_id, dest = report.agent_id, Path(report.worktree)
-        try:
-            await settled(self._create_worktree, agent_id, dest, report.branch, report.base_commit)
-        except CursorishError as exc:
-            self._fail(report, f"cannot create the worktree: {exc.message}")
-            return False
-        self.emit(
-            Event("worktree_ready", agent_id, {"worktree": str(dest), "branch": report.branch})
-        )
-        self.store.update_agent(agent_id, state="provisioning")
+        t0 = time.monotonic()
+        if create:
+            try:
+                await settled(
+                    self._create_worktree, agent_id, dest, report.branch, report.base_commit
+                )
+            except CursorishError as exc:
+                gate.fail(f"cannot create the worktree: {exc.message}")
+                return
+            self.emit(
+                Event("worktree_ready", agent_id, {"worktree": str(dest), "branch": report.branch})
+            )
+        result = ProvisionResult()
         try:
             spec = self.provision_spec or await in_thread(load_spec, self.repo.root)
-            result = await settled(provision, self.repo.root, dest, spec)
+            result.copied, result.skipped = await settled(
+                copy_ignored_files, self.repo.root, dest, spec.copy
+            )
+            gate.mark_checked_out()
+            await settled(run_setup_step, dest, spec, result, cancel)
         except SetupFailed as exc:
             setup = exc.result.setup
             self.store.update_agent(agent_id, setup_output=setup.output if setup else "")
-            self._fail(report, exc.message)
-            return False
+            gate.fail(exc.message)
+            return
         except CursorishError as exc:
-            self._fail(report, f"cannot provision the worktree: {exc.message}")
-            return False
+            gate.fail(f"cannot provision the worktree: {exc.message}")
+            return
+        except OSError as exc:
+            gate.fail(f"cannot provision the worktree: {exc}")
+            return
+        fields: dict[str, Any] = {"provisioned_at": now()}
         if result.setup is not None:
-            self.store.update_agent(agent_id, setup_output=result.setup.output)
+            fields["setup_output"] = result.setup.output
+        self.store.update_agent(agent_id, **fields)
+        report.worktree_s = time.monotonic() - t0
+        gate.mark_provisioned()
         self.emit(
             Event(
                 "provisioned",
@@ -593,7 +719,6 @@ class Orchestrator:
                 },
             )
         )
-        return True
 
     def _fail(self, report: AgentReport, error: str) -> None:
         report.status, report.error = FAILED, error
@@ -654,7 +779,9 @@ class Orchestrator:
         self.emit(Event("answered", agent_id, {"command": command, "allowed": allowed}))
         return allowed
 
-    def _make_agent(self, agent_id: str, task: str, dest: Path) -> Agent:
+    def _make_agent(
+        self, agent_id: str, task: str, dest: Path, system: str, gate: WorkspaceGate | None
+    ) -> Agent:
         s = self.settings
         ctx = ToolContext(
             root=dest,
@@ -667,10 +794,6 @@ class Orchestrator:
             record_apply=lambda row: self.store.add_apply_attempt(agent_id, **row),
             ask=None if self.ask is None else (lambda command: self._ask(agent_id, command)),
         )
-        system = s.profile.system_prompt
-        instructions = project_instructions(dest)
-        if instructions:
-            system += f"\n\n# Project instructions\n{instructions}"
 
         async def checkpoint(tool: str, path: str) -> None:
             sha = await settled(commit_checkpoint, dest, path, f"{CHECKPOINT_PREFIX} {tool} {path}")
@@ -688,10 +811,22 @@ class Orchestrator:
             emit=self.emit,
             cancel_requested=self._cancel_flag(agent_id),
             checkpoint=checkpoint,
+            workspace=gate,
         )
 
 
 # -- git steps (run in threads) -------------------------------------------------------------
+
+
+async def _finish(task: asyncio.Task[None]) -> asyncio.CancelledError | None:
+    """Wait for `task` to end even if cancelled meanwhile; return that cancel, if any."""
+    interrupted: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError as exc:
+            interrupted = exc
+    return interrupted
 
 
 def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:

@@ -104,13 +104,12 @@ PROJECT_INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", ".cursorrules")
 MAX_INSTRUCTIONS = 20_000
 
 
-def project_instructions(root: Path) -> str:
-    """The repository's own instructions for agents (AGENTS.md, CLAUDE.md, .cursorrules)."""
+def project_instructions(texts: dict[str, bytes]) -> str:
+    """The repository's own instructions for agents, from the instruction files' contents
+    (`texts`: file name -> bytes, for the names of PROJECT_INSTRUCTION_FILES that exist)."""
     parts = []
     for name in PROJECT_INSTRUCTION_FILES:
-        path = root / name
-        if path.is_file() and not path.is_symlink():
-            text = path.read_text(encoding="utf-8", errors="replace").strip()
-            if text:
-                parts.append(f"## {name}\n{text[:MAX_INSTRUCTIONS]}")
+        text = texts[name].decode("utf-8", errors="replace").strip() if name in texts else ""
+        if text:
+            parts.append(f"## {name}\n{text[:MAX_INSTRUCTIONS]}")
     return "\n\n".join(parts)

@@ -128,11 +128,15 @@ def ignored_by_git(repo_root: Path, names: list[str]) -> set[str]:
     return set(split_z(done.stdout))
 
 
-def copy_ignored_files(
-    source_root: Path, dest_root: Path, names: tuple[str, ...]
+def local_files_to_copy(
+    source_root: Path, names: tuple[str, ...]
 ) -> tuple[list[str], list[tuple[str, str]]]:
-    """Copy each listed file that is git-ignored and a regular file inside `source_root`."""
-    copied: list[str] = []
+    """The listed files of `source_root` that may be copied, and the others with the reason.
+
+    A file qualifies when it is git-ignored and a regular file inside the checkout, with no
+    symlink on the way and not over the size limit.
+    """
+    chosen: list[str] = []
     skipped: list[tuple[str, str]] = []
     for name in names:
         pure = PurePosixPath(name.replace("\\", "/"))
@@ -146,19 +150,26 @@ def copy_ignored_files(
         src = source_root / rel
         if not _no_symlink_on_the_way(source_root, rel):
             skipped.append((rel, "a symlink (not followed)"))
-            continue
-        if not src.is_file():
+        elif not src.is_file():
             skipped.append((rel, "not a regular file"))
-            continue
-        if real_root not in Path(os.path.realpath(src)).parents:
+        elif real_root not in Path(os.path.realpath(src)).parents:
             skipped.append((rel, "outside the checkout"))
-            continue
-        if rel not in ignored:
+        elif rel not in ignored:
             skipped.append((rel, "not git-ignored (tracked files are already in the worktree)"))
-            continue
-        if src.stat().st_size > MAX_COPY_BYTES:
+        elif src.stat().st_size > MAX_COPY_BYTES:
             skipped.append((rel, f"larger than {MAX_COPY_BYTES} bytes"))
-            continue
+        else:
+            chosen.append(rel)
+    return chosen, skipped
+
+
+def copy_ignored_files(
+    source_root: Path, dest_root: Path, names: tuple[str, ...]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Copy each listed file that is git-ignored and a regular file inside `source_root`."""
+    copied: list[str] = []
+    chosen, skipped = local_files_to_copy(source_root, names)
+    for rel in chosen:
         try:
             target = resolve_in_worktree(dest_root, rel)
         except CursorishError as exc:
@@ -171,7 +182,7 @@ def copy_ignored_files(
         if not _no_symlink_on_the_way(dest_root, rel):  # mkdir cannot add one, but be sure
             skipped.append((rel, "a symlink in the worktree is on the way"))
             continue
-        shutil.copy2(src, target, follow_symlinks=False)
+        shutil.copy2(source_root / rel, target, follow_symlinks=False)
         copied.append(rel)
     return copied, skipped
 
@@ -189,6 +200,33 @@ def run_setup(
     )
 
 
+def run_setup_step(
+    dest: Path,
+    spec: ProvisionSpec,
+    result: ProvisionResult,
+    cancel: threading.Event | None = None,
+) -> None:
+    """Run the spec's setup command (if any) into `result.setup`; SetupFailed if it fails."""
+    if not spec.setup:
+        return
+    done = run_setup(dest, spec.setup, spec.setup_timeout_s, cancel)
+    result.setup = done
+    if done.exit_code == 0:
+        return
+    if done.timed_out:
+        why = f"timed out after {spec.setup_timeout_s:.0f}s"
+    elif done.cancelled:
+        why = "was cancelled"
+    else:
+        why = f"exited with code {done.exit_code}"
+    tail = done.output.strip()[-1500:]
+    raise SetupFailed(
+        f"worktree setup command {spec.setup!r} {why}"
+        + (f"; its output ends with:\n{tail}" if tail else " (no output)"),
+        result,
+    )
+
+
 def provision(
     source_root: Path,
     dest: Path,
@@ -198,20 +236,5 @@ def provision(
     """Copy local files and run setup; raises SetupFailed (result attached) when setup fails."""
     result = ProvisionResult()
     result.copied, result.skipped = copy_ignored_files(source_root, dest, spec.copy)
-    if spec.setup:
-        done = run_setup(dest, spec.setup, spec.setup_timeout_s, cancel)
-        result.setup = done
-        if done.exit_code != 0:
-            if done.timed_out:
-                why = f"timed out after {spec.setup_timeout_s:.0f}s"
-            elif done.cancelled:
-                why = "was cancelled"
-            else:
-                why = f"exited with code {done.exit_code}"
-            tail = done.output.strip()[-1500:]
-            raise SetupFailed(
-                f"worktree setup command {spec.setup!r} {why}"
-                + (f"; its output ends with:\n{tail}" if tail else " (no output)"),
-                result,
-            )
+    run_setup_step(dest, spec, result, cancel)
     return result

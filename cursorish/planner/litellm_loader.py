@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import warnings
 from typing import Any
 
 _lock = threading.Lock()
@@ -35,7 +36,14 @@ def load_litellm() -> Any:
     return _module
 
 
+# litellm builds a provider's request coroutine in a worker thread and awaits it afterwards: a
+# planner call cancelled in between (the user's cancel, a worktree that failed to provision)
+# leaves that coroutine unawaited, and Python would print a RuntimeWarning about it.
+ABANDONED_CALL_WARNING = r"coroutine '\w+\.async_\w+' was never awaited"
+
+
 def _quiet(litellm: Any) -> None:
+    warnings.filterwarnings("ignore", message=ABANDONED_CALL_WARNING, category=RuntimeWarning)
     litellm.suppress_debug_info = True  # the "Give Feedback / Get Help" banner on errors
     litellm.set_verbose = False
     litellm.telemetry = False

@@ -212,3 +212,18 @@ def m004_reviews(db: Database) -> None:
         CREATE INDEX idx_review_decisions_branch ON review_decisions(branch)
         """,
     )
+
+
+@MIGRATIONS(name="m005_provisioned_at")
+def m005_provisioned_at(db: Database) -> None:
+    # A new agent's planner starts while its worktree is still provisioned; an agent cancelled
+    # or killed before its setup command finished has none, and resume runs it again.
+    # Agents from before this column all got through (or failed) provisioning first.
+    _run(
+        db,
+        """
+        ALTER TABLE agents ADD COLUMN provisioned_at TEXT;
+        UPDATE agents SET provisioned_at = COALESCE(started_at, created_at)
+            WHERE state NOT IN ('queued', 'starting', 'provisioning')
+        """,
+    )

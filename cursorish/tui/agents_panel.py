@@ -112,10 +112,15 @@ def activity_for(row: AgentRow, event: Event) -> str | None:
     match event.kind:
         case "queued":
             return "waiting for a free slot"
+        # The planner starts while the worktree is prepared: its activity is the news then.
+        case "worktree_ready" | "provisioned" if row.activity.startswith(("planning", "» ")):
+            return None
         case "worktree_ready":
             return "worktree ready"
         case "provisioned":
             return "worktree provisioned"
+        case "state" if d.get("state") == "provisioning":
+            return f"waiting for the worktree setup before {d.get('tool', 'a tool')}"
         case "agent_started":
             return "resumed" if d.get("resumed") else "started"
         case "state" if d.get("state") == "planning":

@@ -104,14 +104,18 @@ def test_setup_runs_in_the_worktree_and_its_failure_is_clear(
 
 def test_agent_with_failing_setup_fails_with_the_message(checkout: Path) -> None:
     spec = ProvisionSpec((".env",), "echo installing; echo 'no such package' >&2; exit 1", 10)
-    with ScriptedServer([finish()]) as server:
+    # The planner is asked while the setup runs; its slow answer is abandoned when the setup
+    # fails (waiting for it would end the agent on the planner's 20 s timeout instead).
+    with ScriptedServer([{**finish(), "delay_s": 60}]) as server:
         (report,), store = run_tasks(checkout, ["t"], settings_for(server), provision=spec)
-        assert server.requests == []  # the planner is never asked
     assert report.status == "failed"
-    assert "worktree setup command" in report.error and "no such package" in report.error
+    assert report.error.startswith("worktree setup command") and "no such package" in report.error
     row = store.agent(report.agent_id)
-    assert row is not None and row["state"] == "failed"
+    assert row is not None and row["state"] == "failed" and row["error"] == report.error
     assert "installing" in (row["setup_output"] or "")
+    assert row["provisioned_at"] is None
+    assert store.tool_calls(report.agent_id) == []
+    assert store.planner_calls(report.agent_id) == []  # abandoned, not a planner failure
     assert (Path(report.worktree) / ".env").read_text() == "SECRET=1\n"
 
 
