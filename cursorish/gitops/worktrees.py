@@ -97,7 +97,13 @@ def create_worktree(
             f"cannot create the worktree of agent {agent_id}: branch {branch!r} already exists "
             f"in {repo.root} (use another agent id, or delete it: git branch -D {branch})"
         )
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CursorishError(
+            f"cannot create the worktree of agent {agent_id}: cannot create {dest.parent}: "
+            f"{exc.strerror or exc}"
+        ) from None
     try:
         _register(repo.root, agent_id=agent_id, branch=branch, dest=dest, sha=sha)
         # Fills the index and the files from the branch tip (= base); no hooks run.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -165,3 +166,24 @@ def finished_agent(
     row = store.agent(agent_id)
     assert row is not None
     return row
+
+
+def process_alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie, waiting for its parent to reap it, counts as dead)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def gone_within(pid: int, seconds: float = 5.0) -> bool:
+    """Whether `pid` ends within `seconds` (a killed process group takes a moment to die)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process_alive(pid):
+        time.sleep(0.05)
+    return not process_alive(pid)

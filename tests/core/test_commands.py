@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from cursorish.core.commands import (
     check_policy,
     run_in_worktree,
 )
+from tests.core.agent_helpers import gone_within
 
 
 def test_allowlist_accepts_known_prefix() -> None:
@@ -65,23 +65,7 @@ def test_timeout_kills_grandchildren(tmp_path: Path) -> None:
     assert result.timed_out and result.exit_code is None
     assert time.monotonic() - started < 10
     grandchild = int(pidfile.read_text())
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and _alive(grandchild):
-        time.sleep(0.05)
-    assert not _alive(grandchild), "the grandchild sleep survived the timeout"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie still answers kill(0); it is dead for our purposes.
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
+    assert gone_within(grandchild), "the grandchild sleep survived the timeout"
 
 
 def test_missing_program_is_reported(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ Real litellm over HTTP to a ScriptedServer, real git worktrees, real SQLite.
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from tests.core.agent_helpers import (
     Recorder,
     call,
     finish,
+    gone_within,
     orchestrator_for,
     run_tasks,
     settings_for,
@@ -265,20 +265,7 @@ def test_command_timeout_kills_grandchildren(tmp_path: Path, make_repo: MakeRepo
         (report,), store = run_tasks(root, ["t"], settings)
     (tool,) = [t for t in store.tool_calls(report.agent_id) if t["name"] == "run_command"]
     assert "timed out" in tool["result"]
-    pid = int(pidfile.read_text())
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and _alive(pid):
-        time.sleep(0.05)
-    assert not _alive(pid)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] == "Z")
+    assert gone_within(int(pidfile.read_text()))
 
 
 def test_project_instructions_reach_the_planner(tmp_path: Path, make_repo: MakeRepo) -> None:

@@ -257,6 +257,16 @@ def test_existing_destination_is_an_error(repo: Path, tmp_path: Path) -> None:
     assert "cursorish/eeeeee" not in git(repo, "branch", "--list")
 
 
+def test_a_destination_that_cannot_be_made_is_an_error(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    (tmp_path / "a-file").write_text("in the way\n")
+    with pytest.raises(CursorishError, match=r"cannot create .*a-file: File exists"):
+        create_worktree(
+            info, agent_id="eeeee1", base_commit=info.head_commit, dest=tmp_path / "a-file" / "w"
+        )
+    assert "cursorish/eeeee1" not in git(repo, "branch", "--list")
+
+
 def test_unknown_base_commit_is_an_error(repo: Path, tmp_path: Path) -> None:
     info = open_repo(repo)
     with pytest.raises(CursorishError, match="'nosuchref' is not a commit"):

@@ -21,7 +21,13 @@ from cursorish.store.migrations import MIGRATIONS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # Shipped migrations, in order. Append to this list; never edit or reorder it.
-SHIPPED = ["m001_initial", "m002_hunk_decisions"]
+SHIPPED = [
+    "m001_initial",
+    "m002_hunk_decisions",
+    "m003_agent_lifecycle",
+    "m004_reviews",
+    "m005_provisioned_at",
+]
 
 
 def _applied(path: Path) -> list[tuple[str, str]]:
@@ -95,6 +101,27 @@ def test_db_at_migration_n_gets_only_the_later_ones(tmp_path: Path) -> None:
     assert after[0] == first[0]  # the old record is untouched, not re-applied
     # Every later migration is applied once, in order, after the untouched first record.
     assert [n for n, _ in after] == [m.name for m in MIGRATIONS._migrations]
+
+
+def test_agents_from_before_m005_count_as_provisioned_unless_still_starting(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.db"
+    db = Database(path)
+    MIGRATIONS.apply(db, stop_before="m005_provisioned_at")
+    db.execute("INSERT INTO tasks (text, repo, created_at) VALUES ('t', '/r', 'x')")
+    for agent_id, state, started in (("a1", "done", "2026-01-01"), ("a2", "starting", None)):
+        db.execute(
+            "INSERT INTO agents (id, task_id, profile, branch, worktree, base_commit, state, "
+            "planner_model, apply_engine, created_at, updated_at, started_at) "
+            "VALUES (?, 1, 'default', 'b', 'w', 'c', ?, 'm', 'auto', '2025-12-31', 'x', ?)",
+            [agent_id, state, started],
+        )
+    db.close()
+    with Store.open(path) as store:
+        done, starting = store.agent("a1"), store.agent("a2")
+    assert done is not None and done["provisioned_at"] == "2026-01-01"
+    assert starting is not None and starting["provisioned_at"] is None
 
 
 def test_wal_mode_and_foreign_keys(store: Store) -> None:

@@ -1,0 +1,28 @@
+"""The agents panel's activity line: what each engine event says about an agent."""
+
+from __future__ import annotations
+
+from cursorish.core.events import Event
+from cursorish.tui.agents_panel import AgentRow, activity_for
+
+
+def _row(activity: str) -> AgentRow:
+    return AgentRow(
+        id="a1", task="t", profile="default", state="planning", branch="b", activity=activity
+    )
+
+
+def test_worktree_news_shows_until_the_planner_has_something_to_say() -> None:
+    ready = Event("worktree_ready", "a1", {"worktree": "/w", "branch": "b"})
+    assert activity_for(_row("started"), ready) == "worktree ready"
+    assert activity_for(_row("waiting for a free slot"), ready) == "worktree ready"
+    # The planner starts while the worktree is prepared: its activity stays.
+    assert activity_for(_row("planning (step 1)"), ready) is None
+    assert activity_for(_row("» reading the code"), Event("provisioned", "a1", {})) is None
+
+
+def test_a_tool_waiting_for_the_setup_says_so() -> None:
+    waiting = Event("state", "a1", {"state": "provisioning", "tool": "edit_file"})
+    assert activity_for(_row("planning (step 1)"), waiting) == (
+        "waiting for the worktree setup before edit_file"
+    )
