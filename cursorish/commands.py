@@ -181,6 +181,10 @@ def cmd_log(ns: argparse.Namespace) -> int:
         print(f"task: {store.task_text(agent)}\n")
         for entry in entries:
             print(render_entry(entry, full=ns.full))
+        if agent.get("setup_output"):
+            print(f"--- worktree setup output\n{_clip(agent['setup_output'], ns.full)}")
+        if agent.get("error"):
+            print(f"--- ended {agent['state']}: {agent['error']}")
         return 0
     finally:
         store.close()

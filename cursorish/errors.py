@@ -19,6 +19,7 @@ class ExitCode(IntEnum):
     BUDGET_EXHAUSTED = 6  # steps/tokens/cost/time budget ran out
     AGENT_GAVE_UP = 7  # the agent finished without a usable change
     CONFIG = 8  # no planner configured, malformed config file
+    WORKTREE = 9  # an agent's worktree could not be created or its setup command failed
     INTERRUPTED = 130  # Ctrl-C / SIGTERM
 
 

@@ -258,6 +258,22 @@ def test_log_shows_the_transcript_from_the_store(
     assert main(["log", "nosuchagent", "--repo", str(repo)]) == ExitCode.BAD_ARGS
 
 
+def test_failed_setup_exits_failed_and_log_shows_its_output(
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / ".cursorish").mkdir()
+    setup = 'setup = "echo resolving packages; echo no such package: lefpad >&2; exit 3"\n'
+    (repo / ".cursorish" / "worktrees.toml").write_text(setup)
+    code = run_task(repo, scripted_server(EDIT_TURNS), "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == ExitCode.WORKTREE and summary["status"] == "failed"
+    assert "exited with code 3" in summary["error"] and "lefpad" in summary["error"]
+    assert main(["log", "--repo", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "--- worktree setup output\nresolving packages" in out
+    assert "--- ended failed: worktree setup command" in out
+
+
 def test_config_command_shows_sources_and_hides_secrets(
     repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

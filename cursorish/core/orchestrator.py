@@ -101,6 +101,7 @@ class AgentReport:
     tests_passed: int = 0
     budget: str = ""  # which budget ran out
     worktree_s: float = 0.0  # time to create and provision the worktree
+    worktree_failed: bool = False  # it failed because its worktree could not be prepared
 
     @property
     def exit_code(self) -> ExitCode:
@@ -109,7 +110,7 @@ class AgentReport:
             GAVE_UP: ExitCode.AGENT_GAVE_UP,
             BUDGET: ExitCode.BUDGET_EXHAUSTED,
             CANCELLED: ExitCode.INTERRUPTED,
-        }.get(self.status, ExitCode.PLANNER_FAILED)
+        }.get(self.status, ExitCode.WORKTREE if self.worktree_failed else ExitCode.PLANNER_FAILED)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -591,6 +592,7 @@ class Orchestrator:
             assert agent.workspace is not None
             error = agent.workspace.error
             if error is not None:
+                report.worktree_failed = report.status == FAILED
                 # It ended for another reason first (out of budget, say): say both.
                 if report.status != CANCELLED and report.error != error:
                     report.error = f"{report.error}; {error}" if report.error else error
