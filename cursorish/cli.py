@@ -153,6 +153,12 @@ def command_parser() -> argparse.ArgumentParser:
     bg.add_argument("--files", type=int, default=5000, help="files in the generated repo")
     bg.add_argument("--latency", type=float, default=0.2, help="planner latency per reply (s)")
     bg.add_argument("--repeat", type=int, default=3, help="rounds; the best wall time counts")
+    bg.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="where the repo and its worktrees go (default: the temp dir); "
+        "use the filesystem your worktrees live on",
+    )
     bg.add_argument("--json", action="store_true")
     bt = b_sub.add_parser("tui", help="app start-up, key latency, big diff open")
     bt.add_argument("--agents", type=int, default=8, help="streaming agents during key presses")

@@ -229,14 +229,20 @@ def server_process(script: list[dict[str, Any]], latency: float, tmp: Path) -> I
 
 
 def run_bench(
-    agent_counts: list[int], files: int, latency: float, repeat: int = 3
+    agent_counts: list[int],
+    files: int,
+    latency: float,
+    repeat: int = 3,
+    where: Path | None = None,
 ) -> dict[str, Any]:
+    """Run the benchmark; `where`: the directory for the repository and its worktrees
+    (default: the system's temporary directory)."""
     from cursorish.planner.litellm_loader import load_litellm
 
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     load_litellm()  # import cost is start-up, not agent time
     saved_home = os.environ.get("CURSORISH_HOME")
-    tmp = Path(tempfile.mkdtemp(prefix="cursorish-bench-agents-"))
+    tmp = Path(tempfile.mkdtemp(prefix="cursorish-bench-agents-", dir=where))
     os.environ["CURSORISH_HOME"] = str(tmp / "home")
     try:
         root = generate_repo(tmp / "repo", files)
@@ -270,6 +276,7 @@ def run_bench(
         "turns_per_agent": len(bench_script()),
         "repeat": repeat,
         "cores": os.cpu_count(),
+        "dir": str(tmp.parent),
         "runs": runs,
         "bare_worktree_add_s": round(bare, 4),
         "worktree_s": round(ours, 4),
@@ -299,7 +306,10 @@ def cmd_bench_agents(ns: argparse.Namespace) -> int:
         raise CursorishError("--files must be at least 10", ExitCode.BAD_ARGS)
     if not 1 <= ns.repeat <= 20:
         raise CursorishError("--repeat must be between 1 and 20", ExitCode.BAD_ARGS)
-    result = run_bench(counts, ns.files, ns.latency, ns.repeat)
+    where = Path(ns.dir) if ns.dir else None
+    if where is not None and not (where.is_dir() and os.access(where, os.W_OK | os.X_OK)):
+        raise CursorishError(f"--dir {where}: not a writable directory", ExitCode.BAD_ARGS)
+    result = run_bench(counts, ns.files, ns.latency, ns.repeat, where)
     bad = [r for r in result["runs"] if r["statuses"] != ["done"]]
     if ns.json:
         for run in result["runs"]:
@@ -308,7 +318,7 @@ def cmd_bench_agents(ns: argparse.Namespace) -> int:
     else:
         print(
             f"{result['files']} files, planner latency {result['latency_s']}s per reply, "
-            f"{result['turns_per_agent']} replies per agent"
+            f"{result['turns_per_agent']} replies per agent, in {result['dir']}"
         )
         print(f"{'agents':>6} {'wall':>8} {'CPU':>8} {'worktree (mean)':>16}  status")
         for run in result["runs"]:

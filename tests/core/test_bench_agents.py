@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from cursorish.errors import CursorishError
 
 
 def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, repeat=1, json=True)
+    ns = argparse.Namespace(agents="1,2", files=20, latency=0.0, repeat=1, json=True, dir=None)
     assert cmd_bench_agents(ns) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
@@ -25,21 +26,33 @@ def test_bench_code_path_with_tiny_numbers(capsys: pytest.CaptureFixture[str]) -
     assert set(summary["bare_checkouts_at_once_s"]) == {"1", "2"}
 
 
-def test_one_agent_only_times_one_bare_checkout(capsys: pytest.CaptureFixture[str]) -> None:
-    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=1, json=True)
+def test_one_agent_only_times_one_bare_checkout_in_the_chosen_dir(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=1, json=True, dir=tmp_path)
     assert cmd_bench_agents(ns) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert list(summary["bare_checkouts_at_once_s"]) == ["1"]
+    assert summary["dir"] == str(tmp_path)
+    assert list(tmp_path.iterdir()) == []  # everything it made is removed
+
+
+def test_a_dir_that_is_not_one_is_a_usage_error(tmp_path: Path) -> None:
+    ns = argparse.Namespace(
+        agents="1", files=20, latency=0.0, repeat=1, json=True, dir=tmp_path / "none"
+    )
+    with pytest.raises(CursorishError, match="not a writable directory"):
+        cmd_bench_agents(ns)
 
 
 def test_bad_counts_are_usage_errors() -> None:
-    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, repeat=1, json=True)
+    ns = argparse.Namespace(agents="1,x", files=20, latency=0.0, repeat=1, json=True, dir=None)
     with pytest.raises(CursorishError, match="1,4,8"):
         cmd_bench_agents(ns)
 
 
 def test_bad_repeat_is_a_usage_error() -> None:
-    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=0, json=True)
+    ns = argparse.Namespace(agents="1", files=20, latency=0.0, repeat=0, json=True, dir=None)
     with pytest.raises(CursorishError, match="--repeat"):
         cmd_bench_agents(ns)
 
