@@ -50,15 +50,21 @@ def only_row(app: CursorishApp) -> Any:
     return rows[0]
 
 
+async def started_row(pilot: Any, task: str) -> Any:
+    """Start one agent on `task` and return its row in the agents panel once it shows."""
+    app = pilot.app
+    await start_agent(pilot, task)
+    await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
+    return only_row(app)
+
+
 async def test_new_agent_runs_to_done_with_its_transcript(
     repo: Path, scripted_server: ServerFactory, make_setup: SetupFactory
 ) -> None:
     app = CursorishApp(make_setup(scripted_server(EDIT_TURNS)))
     async with app.run_test(size=(100, 30)) as pilot:
         assert "No agent selected" in screen_text(app)
-        await start_agent(pilot, "say hello")
-        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
-        row = only_row(app)
+        row = await started_row(pilot, "say hello")
         await wait_for(pilot, lambda: row.state == "done", what="done")
         await wait_for(pilot, lambda: "✓ done: changed greet" in screen_text(app), what="end")
         text = screen_text(app)
@@ -122,9 +128,7 @@ async def test_cancel_stops_a_running_agent(
     slow = [{"delay_s": 30, "content": "thinking"}, *EDIT_TURNS]
     app = CursorishApp(make_setup(scripted_server(slow)))
     async with app.run_test(size=(100, 30)) as pilot:
-        await start_agent(pilot, "say hello")
-        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
-        row = only_row(app)
+        row = await started_row(pilot, "say hello")
         await wait_for(pilot, lambda: row.state == "planning", what="planning")
         await pilot.press("x")
         await wait_for(pilot, lambda: row.state == "cancelled", timeout=10, what="cancelled")
@@ -138,9 +142,7 @@ async def test_discard_asks_then_removes_worktree_and_branch(
 ) -> None:
     app = CursorishApp(make_setup(scripted_server(EDIT_TURNS)))
     async with app.run_test(size=(100, 30)) as pilot:
-        await start_agent(pilot, "say hello")
-        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
-        row = only_row(app)
+        row = await started_row(pilot, "say hello")
         await wait_for(pilot, lambda: row.ended and not app.bridge.busy, what="end")
         await pilot.press("delete")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
@@ -346,9 +348,7 @@ async def test_quit_with_running_agents_asks_and_cancels_them(
     slow = [{"delay_s": 30, "content": "thinking"}, *EDIT_TURNS]
     app = CursorishApp(make_setup(scripted_server(slow)))
     async with app.run_test(size=(100, 30)) as pilot:
-        await start_agent(pilot, "say hello")
-        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
-        row = only_row(app)
+        row = await started_row(pilot, "say hello")
         await wait_for(pilot, lambda: row.state == "planning", what="planning")
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
@@ -372,9 +372,7 @@ async def test_review_opens_the_branch_and_a_reason_revises_the_agent(
 
     app = CursorishApp(make_setup(scripted_server(REVISE_TURNS)))
     async with app.run_test(size=(120, 40)) as pilot:
-        await start_agent(pilot, "say hello")
-        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
-        row = only_row(app)
+        row = await started_row(pilot, "say hello")
         await wait_for(pilot, lambda: row.ended and not app.bridge.busy, what="end")
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), what="review")
@@ -444,9 +442,7 @@ async def test_resume_continues_a_failed_agent(
     ]
     app = CursorishApp(make_setup(scripted_server(failing)))
     async with app.run_test(size=(100, 30)) as pilot:
-        await start_agent(pilot, "say hello")
-        await wait_for(pilot, lambda: bool(app.panel.rows), what="the agent's row")
-        row = only_row(app)
+        row = await started_row(pilot, "say hello")
         await wait_for(pilot, lambda: row.state == "failed" and not app.bridge.busy, what="fail")
         await pilot.press("r")
         await wait_for(pilot, lambda: row.state == "done", timeout=20, what="done after resume")
