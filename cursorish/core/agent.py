@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cursorish.core import cpu_slots
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
 from cursorish.core.workspace import WorkspaceFailed
@@ -383,7 +384,10 @@ class Agent:
         )
         started = time.perf_counter()
         # Shielded: a cancel must not abandon a write half-way; _settle_inflight waits for it.
-        self._inflight = in_thread(self.tools.call, name, arguments)
+        call = self.tools.call
+        if name in cpu_slots.SLOTTED_TOOLS:  # not run_command nor edit_file: see cpu_slots
+            call = cpu_slots.TOOL_SLOTS.run(call)
+        self._inflight = in_thread(call, name, arguments)
         result = await asyncio.shield(self._inflight)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         if result.command is not None and is_test_command(result.command):

@@ -731,9 +731,13 @@ class Orchestrator:
 
     def _create_worktree(self, agent_id: str, dest: Path, branch: str, base: str) -> None:
         """Create the agent's worktree; a failure half-way leaves nothing behind."""
+        from cursorish.core import cpu_slots
         from cursorish.gitops.worktrees import create_worktree
 
-        create_worktree(self.repo, agent_id=agent_id, base_commit=base, dest=dest, branch=branch)
+        with cpu_slots.CHECKOUT_SLOTS.held():
+            create_worktree(
+                self.repo, agent_id=agent_id, base_commit=base, dest=dest, branch=branch
+            )
 
     def _reattach_worktree(self, dest: Path, branch: str, agent_id: str) -> None:
         """Make sure the agent's worktree exists on its branch (re-adding it if it is gone)."""
@@ -832,9 +836,11 @@ async def _finish(task: asyncio.Task[None]) -> asyncio.CancelledError | None:
 
 
 def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:
+    from cursorish.core import cpu_slots
     from cursorish.gitops.worktrees import commit_paths
 
-    return commit_paths(dest, [path], message, private_index=True)
+    with cpu_slots.TOOL_SLOTS.held():
+        return commit_paths(dest, [path], message, private_index=True)
 
 
 def finalize_branch(dest: Path, base: str, message: str) -> str | None:
@@ -845,10 +851,12 @@ def finalize_branch(dest: Path, base: str, message: str) -> str | None:
     Like every agent commit this goes through the agent's private index: the worktree's real
     index is the review's (base + what the user accepted) and is never touched here.
     """
+    from cursorish.core import cpu_slots
     from cursorish.gitops._git import git_out, run_git
     from cursorish.gitops.worktrees import commit_all, commit_staged
 
-    commit_all(dest, f"{CHECKPOINT_PREFIX} final", private_index=True)
+    with cpu_slots.TOOL_SLOTS.held():
+        commit_all(dest, f"{CHECKPOINT_PREFIX} final", private_index=True)
     _, out, _ = run_git(dest, "log", "--format=%H%x00%P%x00%s%x1e", f"{base}..HEAD")
     squash_to: str | None = None
     for record in out.decode("utf-8", "replace").split("\x1e"):
