@@ -6,8 +6,8 @@ they send their next planner request together again: while all of them wait for 
 network the cores idle, and while they compute nobody waits. Holding the number of such
 jobs to the number of cores lets the first agents finish their step and send their next
 request sooner, so one agent's computing overlaps another's waiting. On a 2-core machine
-this took eight agents of `cursorish bench agents` from about 1.7x to about 1.4x the wall
-time of one (README, Benchmarks).
+this brought eight agents of `cursorish bench agents` from 1.44-1.86x the wall time of one
+to 1.34-1.53x (README, Benchmarks).
 
 Only work that is short and uses the CPU holds a slot: a checkout, a git listing or grep,
 a read, a create, a checkpoint commit. Never a `run_command` (a test suite can take
