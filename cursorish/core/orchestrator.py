@@ -144,6 +144,17 @@ def repo_overview(files: list[str], limit: int = 200) -> str:
     return f"Repository files ({len(files)}):\n{shown}{more}"
 
 
+async def _finish(task: asyncio.Future[Any]) -> asyncio.CancelledError | None:
+    """Wait for `task` to end even if cancelled meanwhile; return that cancel, if any."""
+    interrupted: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError as exc:
+            interrupted = exc
+    return interrupted
+
+
 async def settled(fn: Callable[..., T], *args: Any) -> T:
     """Run `fn(*args)` in a thread and wait for it to finish even if cancelled meanwhile.
 
@@ -151,19 +162,10 @@ async def settled(fn: Callable[..., T], *args: Any) -> T:
     race whatever comes next. A cancel that arrives meanwhile is re-raised afterwards.
     """
     future: asyncio.Future[T] = in_thread(fn, *args)
-    interrupted = False
-    while True:
-        try:
-            result = await asyncio.shield(future)
-            break
-        except asyncio.CancelledError:
-            if future.done() and not future.cancelled():
-                result = future.result()
-                interrupted = True
-                break
-            interrupted = True
-    if interrupted:
-        raise asyncio.CancelledError()
+    interrupted = await _finish(future)
+    result = future.result()  # the thread's own error, if any, comes first
+    if interrupted is not None:
+        raise interrupted
     return result
 
 
@@ -822,17 +824,6 @@ class Orchestrator:
 
 
 # -- git steps (run in threads) -------------------------------------------------------------
-
-
-async def _finish(task: asyncio.Task[None]) -> asyncio.CancelledError | None:
-    """Wait for `task` to end even if cancelled meanwhile; return that cancel, if any."""
-    interrupted: asyncio.CancelledError | None = None
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError as exc:
-            interrupted = exc
-    return interrupted
 
 
 def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:
