@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -181,9 +181,14 @@ def process_alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
+def wait_until(condition: Callable[[], bool], seconds: float, poll: float = 0.02) -> bool:
+    """Poll `condition` until it holds or `seconds` pass; whether it holds in the end."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(poll)
+    return condition()
+
+
 def gone_within(pid: int, seconds: float = 5.0) -> bool:
     """Whether `pid` ends within `seconds` (a killed process group takes a moment to die)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and process_alive(pid):
-        time.sleep(0.05)
-    return not process_alive(pid)
+    return wait_until(lambda: not process_alive(pid), seconds, poll=0.05)

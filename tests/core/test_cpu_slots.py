@@ -12,7 +12,14 @@ import pytest
 from cursorish.core import cpu_slots
 from cursorish.core.cpu_slots import CpuSlots, usable_cores
 from cursorish.planner.scripted_server import ScriptedServer
-from tests.core.agent_helpers import Recorder, call, finish, run_tasks, settings_for
+from tests.core.agent_helpers import (
+    Recorder,
+    call,
+    finish,
+    run_tasks,
+    settings_for,
+    wait_until,
+)
 
 
 def test_no_more_jobs_than_slots_run_at_once() -> None:
@@ -84,10 +91,7 @@ def test_a_read_waits_for_a_tool_slot_but_a_command_and_the_checkout_do_not(
     def watch() -> None:
         # The read has started (so the checkout and the command went on without a slot);
         # give it time to finish, which it must not while the only slot is held.
-        deadline = time.monotonic() + 15
-        while not seen("tool_call", "read_file") and time.monotonic() < deadline:
-            time.sleep(0.02)
-        observed["read started"] = seen("tool_call", "read_file")
+        observed["read started"] = wait_until(lambda: seen("tool_call", "read_file"), 15)
         time.sleep(0.3)
         observed["read stalled"] = not seen("tool_result", "read_file")
         release.set()

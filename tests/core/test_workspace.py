@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from tests.core.agent_helpers import (
     run_tasks,
     settings_for,
     wait_for_state,
+    wait_until,
 )
 
 
@@ -144,9 +144,7 @@ def _release_when(condition: Callable[[], bool], go: Path) -> threading.Thread:
     """Create `go` (which the setup command waits for) once `condition` holds (or in 20 s)."""
 
     def watch() -> None:
-        deadline = time.monotonic() + 20
-        while not condition() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(condition, 20)
         go.touch()
 
     thread = threading.Thread(target=watch, daemon=True)
