@@ -73,3 +73,31 @@ def test_symlink_into_dot_git_is_refused(root: Path) -> None:
 def test_empty_nul_and_root_are_refused(root: Path, name: str) -> None:
     with pytest.raises(PathEscapeError):
         resolve_in_worktree(root, name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        ".GIT/x",
+        "src/.Git/config",
+        "git~1/x",
+        "GIT~1/hooks/post-commit",
+        ".git./x",
+        ".git /x",
+        ".git. . /x",
+        ".git:stream/x",
+        "src/\u200c.git/x",
+        ".g\u200dit/x",
+        ".GI\ufeffT",
+    ],
+)
+def test_paths_git_refuses_are_refused_with_the_reason(root: Path, name: str) -> None:
+    with pytest.raises(PathEscapeError, match="git refuses this path"):
+        resolve_in_worktree(root, name)
+
+
+@pytest.mark.parametrize(
+    "name", [".gitignore", ".github/workflows/ci.yml", "git~2/x", "a.git/x", "git/x", ".gitx/y"]
+)
+def test_names_that_only_look_like_git_are_allowed(root: Path, name: str) -> None:
+    assert resolve_in_worktree(root, name) == root.resolve() / name
