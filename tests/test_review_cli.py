@@ -554,3 +554,24 @@ def test_task_then_review_then_merge(
     trailers = git(repo, "log", "-1", "--format=%(trailers:only,unfold)")
     assert "Cursorish-Planner: openai/scripted\n" in trailers
     assert "Cursorish-Task: f1 returns 'one'\n" in trailers
+
+
+def test_a_file_git_refuses_in_one_worktree_breaks_neither_branches_nor_review(
+    capsys: pytest.CaptureFixture[str], repo: Path, store: Store, agent: dict[str, Any]
+) -> None:
+    # A command run by another agent left files git refuses to track in its worktree.
+    bad = make_agent(repo, store, "d4e5f6", {"notes.txt": NOTES + "five\n"})
+    for name in (".GIT/config", "git~1/x", ".git. /y"):
+        path = Path(bad["worktree"]) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("planted\n")
+    code, out, err = run(capsys, "branches", "--repo", str(repo), "--json")
+    assert code == 0, err
+    views = {v["branch"]: v for v in json.loads(out)}
+    assert views["cursorish/a1b2c3"]["pending"] == 3
+    assert views["cursorish/d4e5f6"]["pending"] == 1
+    listing = review_json(capsys, repo, "d4e5f6", "--list")
+    assert [f["path"] for f in listing["files"]] == ["notes.txt"]
+    done = review_json(capsys, repo, "d4e5f6", "--accept-all", "--commit")
+    assert done["counts"] == {"pending": 0, "accepted": 1, "rejected": 0}
+    assert git(repo, "show", "cursorish/d4e5f6:notes.txt") == NOTES + "five\n"

@@ -193,6 +193,30 @@ class ToolBox:
             raise CursorishError(f"'{key}' must be a string path")
         return resolve_in_worktree(self.ctx.root, value)
 
+    def _write_path(self, args: dict[str, Any]) -> Path:
+        """`_path` for a tool that writes: also refused inside a submodule or a nested repository,
+        where git would never commit the file (it would be written, then silently lost)."""
+        path = self._path(args)
+        name = relative_name(self.ctx.root, path)
+        parents = [p.as_posix() for p in reversed(Path(name).parents) if p.as_posix() != "."]
+        for parent in parents:
+            if (self.ctx.root / parent / ".git").exists():
+                raise CursorishError(
+                    f"{name} is inside {parent}/, a nested git repository: its files are not "
+                    "part of this repository's commits, so the file tools do not write there"
+                )
+        if parents:
+            from cursorish.gitops.worktrees import gitlinks
+
+            inside = gitlinks(self.ctx.root, parents)
+            if inside:
+                raise CursorishError(
+                    f"{name} is inside the submodule {inside[0]}/: its files belong to another "
+                    "repository and would not be committed on this branch, so the file tools "
+                    "do not write there"
+                )
+        return path
+
     def _files(self) -> list[str]:
         if self.ctx.list_files_fn is not None:
             return self.ctx.list_files_fn(self.ctx.root)
@@ -280,7 +304,7 @@ class ToolBox:
         from cursorish.apply.result import Merged
         from cursorish.apply.router import apply_sketch
 
-        path = self._path(args)
+        path = self._write_path(args)
         name = relative_name(self.ctx.root, path)
         sketch = args.get("sketch")
         if not isinstance(sketch, str):
@@ -377,7 +401,7 @@ class ToolBox:
         )
 
     def _t_create_file(self, args: dict[str, Any]) -> ToolResult:
-        path = self._path(args)
+        path = self._write_path(args)
         name = relative_name(self.ctx.root, path)
         content = args.get("content")
         if not isinstance(content, str):
@@ -395,7 +419,7 @@ class ToolBox:
         return ToolResult(f"created {name} ({lines} lines)", changed_path=name)
 
     def _t_delete_file(self, args: dict[str, Any]) -> ToolResult:
-        path = self._path(args)
+        path = self._write_path(args)
         name = relative_name(self.ctx.root, path)
         if not path.is_file():
             return ToolResult(f"error: {name} does not exist or is not a file", ok=False)

@@ -9,6 +9,7 @@ with spaces, newlines or non-UTF-8 bytes intact (decode with `os.fsdecode`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -74,3 +75,30 @@ def git_out(
 def split_z(data: bytes) -> list[str]:
     """NUL-separated git output as str paths (undecodable bytes kept via surrogateescape)."""
     return [os.fsdecode(part) for part in data.split(b"\0") if part]
+
+
+# What `git add --ignore-errors` says about a path git refuses to track (".GIT/x", "git~1/x").
+_REFUSED_PATH = re.compile(r"error: (invalid path '(?P<path>.*)'|unable to add '.*' to index)")
+
+
+def add_all(cwd: Path, *paths: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """`git add --all -- PATHS` (default: the whole worktree), leaving out the files git refuses
+    to track; returns their names.
+
+    A command an agent ran may have written `.GIT/x` or `git~1/x`: git never tracks those, and a
+    plain `git add --all` of the worktree would fail on them, taking the agent's commits and the
+    review of its branch down with it. Any other failure is raised.
+    """
+    status, _, err = run_git(
+        cwd, "add", "--all", "--ignore-errors", "--", *(paths or (".",)), env=env, check=False
+    )
+    if status == 0:
+        return []
+    noise = ("warning:", "hint:")
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(noise)]
+    found = [_REFUSED_PATH.fullmatch(ln) for ln in lines]
+    refused = [m.group("path") for m in found if m is not None and m.group("path") is not None]
+    if refused and all(found):
+        return refused
+    detail = err.strip() or f"exit status {status}"
+    raise GitError(f"git add --all failed: {detail}", stderr=err, status=status)

@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursorish.gitops._git import git_out, run_git
+from cursorish.gitops._git import add_all, git_out, run_git
 
 
 @dataclass(frozen=True)
@@ -82,5 +82,5 @@ def worktree_tree(wt_path: Path) -> str:
         if index.exists():
             shutil.copyfile(index, tmp_index)  # keeps stat info: only changed files get hashed
         env = {"GIT_INDEX_FILE": str(tmp_index)}
-        run_git(wt_path, "add", "--all", "--", ".", env=env)
+        add_all(wt_path, env=env)
         return git_out(wt_path, "write-tree", env=env)

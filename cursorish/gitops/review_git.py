@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import NO_HOOKS, GitError, git_out, run_git, split_z
+from cursorish.gitops._git import NO_HOOKS, GitError, add_all, git_out, run_git, split_z
 from cursorish.gitops.hunks import DIFF_OPTIONS, FileDiff, parse_diff
 from cursorish.gitops.repo import RepoInfo
 
@@ -179,7 +179,7 @@ def snapshot_trees(wt: Path) -> tuple[str, str]:
     """(tree of W's index, tree of W's files incl. untracked non-ignored ones)."""
     with _index_copy(wt) as env:
         index_tree = git_out(wt, "write-tree", env=env)
-        run_git(wt, "add", "--all", "--", ".", env=env)
+        add_all(wt, env=env)
         return index_tree, git_out(wt, "write-tree", env=env)
 
 

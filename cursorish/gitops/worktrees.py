@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cursorish.errors import CursorishError
-from cursorish.gitops._git import NO_HOOKS, GitError, git_out, run_git, split_z
+from cursorish.gitops._git import NO_HOOKS, GitError, add_all, git_out, run_git, split_z
 from cursorish.gitops.repo import RepoInfo, branch_exists, rev_parse_commit
 
 BRANCH_PREFIX = "cursorish/"
@@ -239,6 +239,13 @@ def tracked_files(wt_path: Path, *, scan: bool = True) -> list[str]:
         elif tag in ("H", "M") and not meta.startswith("160000"):  # M: unmerged
             present.add(name)
     return sorted(present - gone)
+
+
+def gitlinks(wt_path: Path, paths: list[str]) -> list[str]:
+    """Which of `paths` (directories, relative to the worktree) are submodules in HEAD."""
+    _, out, _ = run_git(wt_path, "ls-tree", "-z", "HEAD", "--", *paths)
+    # "<mode> <type> <sha>\t<path>": a submodule is a gitlink, mode 160000.
+    return [entry.partition("\t")[2] for entry in split_z(out) if entry.startswith("160000 ")]
 
 
 def _identity_env(author: str) -> dict[str, str]:
@@ -456,9 +463,10 @@ def _stage_and_commit(
         env = (
             agent_index_env(wt_path, git_dir=tip.git_dir, head=tip.head) if private_index else None
         )
-        status, _, err = run_git(wt_path, "add", "--all", "--", *paths, env=env, check=False)
-        if status != 0:
-            raise _AddRefused(f"git add refused {paths}: {err.strip()}")
+        try:
+            add_all(wt_path, *paths, env=env)  # files git refuses to track are left out
+        except GitError as exc:
+            raise _AddRefused(f"git add refused {paths}: {exc.stderr.strip()}") from None
         try:
             return _commit_index(wt_path, message, author, env, tip)
         except _BranchMoved:

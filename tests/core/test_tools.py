@@ -164,3 +164,34 @@ def test_finish(worktree: Path) -> None:
     assert done.finished and done.finish_status == "done" and done.summary == "ok"
     assert run(tb, "finish", summary="no", status="gave_up").finish_status == "gave_up"
     assert not run(tb, "finish", summary="?", status="maybe").ok
+
+
+def test_write_tools_refuse_paths_git_refuses_with_the_reason(worktree: Path) -> None:
+    tb = box(worktree)
+    for name in (".GIT/config", "pkg/git~1/x", ".git./hooks/post-commit", ".git /x"):
+        result = run(tb, "create_file", path=name, content="planted\n")
+        assert not result.ok and "git refuses this path" in result.text, result.text
+        assert not (worktree / name).exists()
+
+
+def test_write_tools_refuse_a_submodule_and_a_nested_repository(
+    tmp_path: Path, make_repo: MakeRepo
+) -> None:
+    from tests.conftest import git
+
+    lib = make_repo(tmp_path / "lib", {"lib.py": "X = 1\n"})
+    root = make_repo(tmp_path / "main", {"app.py": "A = 1\n"})
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    git(root, "commit", "-q", "-m", "submodule")
+    repo = open_repo(root)
+    dest = tmp_path / "wt"
+    create_worktree(repo, agent_id="t00002", base_commit=repo.head_commit, dest=dest)
+    (dest / "nested" / ".git").mkdir(parents=True)  # a repository a command cloned
+    tb = box(dest)
+    # The submodule's directory is there, empty: a file written in it would never be committed.
+    refused = run(tb, "create_file", path="vendor/lib/lib2.py", content="Y = 2\n")
+    assert not refused.ok and "inside the submodule vendor/lib/" in refused.text
+    assert not (dest / "vendor" / "lib" / "lib2.py").exists()
+    nested = run(tb, "create_file", path="nested/x.py", content="Y = 2\n")
+    assert not nested.ok and "nested git repository" in nested.text
+    assert run(tb, "create_file", path="vendor/notes.txt", content="ok\n").ok

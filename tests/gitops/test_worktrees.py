@@ -436,3 +436,22 @@ def test_tracked_files_without_a_scan_reads_the_index_alone(repo: Path, tmp_path
     (dest / "new one.py").write_text("x\n")
     assert "new one.py" not in tracked_files(dest, scan=False)
     assert "new one.py" in tracked_files(dest)
+
+
+def test_commits_leave_out_files_git_refuses_and_keep_the_rest(repo: Path, tmp_path: Path) -> None:
+    # A command run in the worktree may write names git refuses (".GIT/x"): they must not stop
+    # the agent's other files from being committed.
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="c0ffe3", base_commit=info.head_commit, dest=dest)
+    for name in (".GIT/config", "git~1/x"):
+        (dest / name).parent.mkdir()
+        (dest / name).write_text("planted\n")
+    (dest / "src" / "app.py").write_text("def main():\n    return 3\n")
+    sha = commit_all(dest, "everything git accepts", private_index=True)
+    assert sha is not None
+    assert git(dest, "show", "--name-only", "--format=", sha).split() == ["src/app.py"]
+    (dest / "new.py").write_text("x = 1\n")
+    again = commit_paths(dest, ["new.py", ".GIT/config"], "checkpoint", private_index=True)
+    assert again is not None
+    assert git(dest, "show", "--name-only", "--format=", again).split() == ["new.py"]
