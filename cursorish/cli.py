@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -52,6 +53,33 @@ SUBCOMMANDS = (
 )
 
 
+def _number(kind: type[int] | type[float], least: float, inclusive: bool) -> Callable[[str], float]:
+    """An argparse type: a finite number of `kind` at least (or above) `least`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {'an integer' if kind is int else 'a number'}"
+            ) from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if value < least or (value == least and not inclusive):
+            raise argparse.ArgumentTypeError(
+                f"{text} is too small: give {'at least' if inclusive else 'more than'} {least:g}"
+            )
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+COUNT = _number(int, 1, True)
+AMOUNT = _number(float, 0, False)
+DELAY = _number(float, 0, True)
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("models and budgets (override config files and environment)")
     g.add_argument("--planner", metavar="MODEL", help="litellm model, e.g. openai/gpt-5")
@@ -59,11 +87,11 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--apply-model", metavar="PATH", help="GGUF apply model for the model engine")
     g.add_argument("--engine", choices=ENGINES, dest="apply_engine", help="apply engine")
     g.add_argument("--profile", metavar="NAME", help="agent profile (agents/NAME.toml)")
-    g.add_argument("--max-steps", type=int, metavar="N", help="planner steps per agent")
-    g.add_argument("--max-tokens", type=int, metavar="N", help="tokens per agent")
-    g.add_argument("--max-cost", type=float, metavar="USD", dest="max_cost_usd")
-    g.add_argument("--max-time", type=float, metavar="SECONDS", dest="max_wall_s")
-    g.add_argument("--concurrency", type=int, metavar="N", help="agents at once (default 8)")
+    g.add_argument("--max-steps", type=COUNT, metavar="N", help="planner steps per agent")
+    g.add_argument("--max-tokens", type=COUNT, metavar="N", help="tokens per agent")
+    g.add_argument("--max-cost", type=AMOUNT, metavar="USD", dest="max_cost_usd")
+    g.add_argument("--max-time", type=AMOUNT, metavar="SECONDS", dest="max_wall_s")
+    g.add_argument("--concurrency", type=COUNT, metavar="N", help="agents at once (default 8)")
     g.add_argument(
         "--commands",
         choices=("allowlist", "ask", "deny", "allow"),
@@ -93,7 +121,7 @@ def task_parser() -> argparse.ArgumentParser:
     src.add_argument("--task", metavar="TEXT", help="what the agent should do")
     src.add_argument("--tasks", metavar="FILE", help="one task per line; one agent each")
     p.add_argument("--repo", metavar="PATH", default=".", help="repository (default: .)")
-    p.add_argument("--agents", type=int, default=1, metavar="N", help="best-of-N for --task")
+    p.add_argument("--agents", type=COUNT, default=1, metavar="N", help="best-of-N for --task")
     _add_run_options(p)
     _output_options(p)
     return p
@@ -106,7 +134,7 @@ def command_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run the whole pipeline on a sample repo, no key needed")
     demo.add_argument("--dir", metavar="PATH", help="where to create the sample repo")
-    demo.add_argument("--latency", type=float, default=0.05, help="replayed planner latency (s)")
+    demo.add_argument("--latency", type=DELAY, default=0.05, help="replayed planner latency (s)")
     _output_options(demo)
 
     cfg = sub.add_parser("config", help="print the effective configuration and its sources")
@@ -139,20 +167,20 @@ def command_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b_sub = bench.add_subparsers(dest="what", required=True, metavar="WHAT")
     ba = b_sub.add_parser("apply", help="deterministic merge time by file size")
-    ba.add_argument("--repeat", type=int, default=30)
+    ba.add_argument("--repeat", type=COUNT, default=30)
     ba.add_argument("--json", action="store_true")
     bs = b_sub.add_parser("spec", help="speculative edits vs vanilla greedy decoding")
     src = bs.add_mutually_exclusive_group()
     src.add_argument("--model", metavar="PATH", help="a real GGUF apply model")
     src.add_argument("--synthetic", choices=("tiny", "0.5b"), help="a generated random model")
-    bs.add_argument("--cases", type=int, default=6)
+    bs.add_argument("--cases", type=COUNT, default=6)
     bs.add_argument("--max-tokens", type=int, default=None)
     bs.add_argument("--json", action="store_true")
     bg = b_sub.add_parser("agents", help="parallel agents against a scripted planner")
     bg.add_argument("--agents", default="1,4,8", help="agent counts to run")
-    bg.add_argument("--files", type=int, default=5000, help="files in the generated repo")
-    bg.add_argument("--latency", type=float, default=0.2, help="planner latency per reply (s)")
-    bg.add_argument("--repeat", type=int, default=3, help="rounds; the best wall time counts")
+    bg.add_argument("--files", type=COUNT, default=5000, help="files in the generated repo")
+    bg.add_argument("--latency", type=DELAY, default=0.2, help="planner latency per reply (s)")
+    bg.add_argument("--repeat", type=COUNT, default=3, help="rounds; the best wall time counts")
     bg.add_argument(
         "--dir",
         metavar="DIR",

@@ -295,7 +295,8 @@ def print_listing(session: ReviewSession, *, as_json: bool) -> None:
 
 
 def _headless(ns: argparse.Namespace) -> bool:
-    return bool(ns.list or ns.accept_all or ns.accept or ns.reject or ns.commit)
+    given = ns.accept is not None or ns.reject is not None  # an empty list is an error, not absent
+    return bool(ns.list or ns.accept_all or given or ns.commit)
 
 
 def run_headless_review(session: ReviewSession, ns: argparse.Namespace) -> int:
@@ -389,6 +390,8 @@ def cmd_review(ns: argparse.Namespace) -> int:
     try:
         if ns.reason is not None and not ns.reject:
             raise _bad("--reason goes with --reject (it is the feedback for the rejected hunks)")
+        _split_ids(ns.accept, "--accept")  # refused before a review worktree is made
+        _split_ids(ns.reject, "--reject")
         branch = resolve(repo, store, ns.branch)[0]
         session = ReviewSession.open(repo, store, branch)
         if _headless(ns):

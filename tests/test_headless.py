@@ -301,3 +301,61 @@ def test_version_is_fast_path_without_heavy_imports() -> None:
     )
     done = subprocess.run(["python", "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def _agent_branches(repo: Path) -> str:
+    return git(repo, "branch", "--list", "cursorish/*") + git(repo, "worktree", "list")
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--max-steps", "0"], "--max-steps: 0 is too small"),
+        (["--max-tokens", "-5"], "--max-tokens: -5 is too small"),
+        (["--max-cost", "nan"], "--max-cost: 'nan' is not a finite number"),
+        (["--max-time", "inf"], "--max-time: 'inf' is not a finite number"),
+        (["--max-time", "-1"], "--max-time: -1 is too small: give more than 0"),
+        (["--concurrency", "0"], "--concurrency: 0 is too small"),
+        (["--agents", "-2"], "--agents: -2 is too small"),
+    ],
+)
+def test_bad_numbers_exit_2_before_any_worktree_is_made(
+    repo: Path,
+    scripted_server: ServerFactory,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    message: str,
+) -> None:
+    server = scripted_server(EDIT_TURNS)
+    before = _agent_branches(repo)
+    assert run_task(repo, server, *flags) == ExitCode.BAD_ARGS
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert _agent_branches(repo) == before and server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("file", "not UTF-8 text"),
+        ("env", "$CURSORISH_MAX_COST: max_cost_usd must be a finite number"),
+    ],
+)
+def test_bad_configuration_exits_8_before_any_worktree_is_made(
+    repo: Path,
+    scripted_server: ServerFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    setup: str,
+    message: str,
+) -> None:
+    if setup == "file":
+        (repo / ".cursorish").mkdir()
+        (repo / ".cursorish" / "config.toml").write_bytes(b'profile = "d\xe9faut"\n')
+    else:
+        monkeypatch.setenv("CURSORISH_MAX_COST", "NaN")
+    server = scripted_server(EDIT_TURNS)
+    before = _agent_branches(repo)
+    assert run_task(repo, server) == ExitCode.CONFIG
+    assert message in capsys.readouterr().err
+    assert _agent_branches(repo) == before and server.requests == []

@@ -327,6 +327,8 @@ def test_conflicting_or_empty_options_are_refused(
     for argv, needle in (
         (["--accept", first, "--reject", first[:6]], "given to both --accept and --reject"),
         (["--accept", ","], "--accept needs hunk ids"),
+        (["--accept", ""], "--accept needs hunk ids"),
+        (["--reject", " "], "--reject needs hunk ids"),
         (["--list", "--commit"], "--list only prints"),
     ):
         code, _, err = run(capsys, "review", "a1b2c3", "--repo", str(repo), *argv)

@@ -6,6 +6,7 @@ are never stored in the effective config's printable form: they are reported as 
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -44,6 +45,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("command_policy", str, "allowlist", "CURSORISH_COMMAND_POLICY", "allowlist|deny|ask"),
     Setting("command_allowlist", list, [], None, "extra command prefixes allowed headless"),
     Setting("command_timeout_s", float, 120.0, "CURSORISH_COMMAND_TIMEOUT", "run_command timeout"),
+    Setting(
+        "expose_local_files",
+        list,
+        [],
+        "CURSORISH_EXPOSE_LOCAL_FILES",
+        "provisioned local files the planner may read (names or globs, * for all; user only)",
+    ),
     Setting("stream", bool, True, "CURSORISH_STREAM", "stream planner responses"),
     Setting("planner_timeout_s", float, 120.0, "CURSORISH_PLANNER_TIMEOUT", "per request"),
     Setting("planner_retries", int, 4, "CURSORISH_PLANNER_RETRIES", "retries on 429/5xx"),
@@ -72,6 +80,8 @@ class Config:
     values: dict[str, Any] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    # Values of a repository file that did not take effect: (key, shown value, file, why).
+    ignored: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
@@ -114,7 +124,32 @@ def repo_config_path(repo_root: Path) -> Path:
     return repo_root / ".cursorish" / "config.toml"
 
 
+# The smallest value each numeric key may take (a budget of 0 means "the profile's").
+_MINIMUM: dict[str, tuple[float, bool]] = {  # key -> (bound, whether the bound itself is allowed)
+    "concurrency": (1, True),
+    "max_steps": (0, True),
+    "max_tokens": (0, True),
+    "max_cost_usd": (0, True),
+    "max_wall_s": (0, True),
+    "command_timeout_s": (0, False),
+    "planner_timeout_s": (0, False),
+    "planner_retries": (0, True),
+}
+
+
 def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
+    value = _coerce_kind(setting, raw, origin)
+    if setting.kind in (int, float):
+        if not math.isfinite(value):
+            raise ConfigError(f"{origin}: {setting.key} must be a finite number, got {raw!r}")
+        bound, inclusive = _MINIMUM.get(setting.key, (-math.inf, True))
+        if value < bound or (value == bound and not inclusive):
+            least = f"at least {bound:g}" if inclusive else f"more than {bound:g}"
+            raise ConfigError(f"{origin}: {setting.key} must be {least}, got {raw!r}")
+    return value
+
+
+def _coerce_kind(setting: Setting, raw: Any, origin: str) -> Any:
     try:
         if setting.kind is bool:
             if isinstance(raw, bool):
@@ -147,6 +182,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return {}
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+            "TOML files must be UTF-8"
+        ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     unknown = sorted(set(data) - set(SETTINGS_BY_KEY))
@@ -154,6 +194,38 @@ def _read_toml(path: Path) -> dict[str, Any]:
         known = ", ".join(SETTINGS_BY_KEY)
         raise ConfigError(f"{path}: unknown key(s) {', '.join(unknown)}; known keys: {known}")
     return data
+
+
+# Keys only the user may set (user file, environment, flags), never a repository file.
+USER_ONLY_KEYS = frozenset({"expose_local_files"})
+
+
+def _gate_repo_layer(
+    cfg: Config, repo_root: Path, path: Path, data: dict[str, Any]
+) -> dict[str, Any]:
+    """The repository file's values that may take effect: those that widen what runs only
+    when the user trusts this content of the file (see core/trust.py); the rest is noted."""
+    from cursorish.core.trust import CONFIG_FILE, UNTRUSTED, config_key_widens, content_trusted
+
+    if not data:
+        return data
+    trusted: bool | None = None
+    kept: dict[str, Any] = {}
+    for key, raw in data.items():
+        if key in USER_ONLY_KEYS:
+            cfg.ignored.append((key, _show(raw), str(path), "ignored (user config only)"))
+            continue
+        if config_key_widens(key, raw):
+            if trusted is None:
+                try:
+                    trusted = content_trusted(repo_root, CONFIG_FILE, path.read_bytes())
+                except OSError:
+                    trusted = False
+            if not trusted:
+                cfg.ignored.append((key, _show(raw), str(path), UNTRUSTED))
+                continue
+        kept[key] = raw
+    return kept
 
 
 def load_config(
@@ -174,7 +246,8 @@ def load_config(
         cfg.files.append(user_path)
     if repo_root is not None:
         repo_path = repo_config_path(repo_root)
-        layers.append((str(repo_path), _read_toml(repo_path)))
+        repo_data = _gate_repo_layer(cfg, repo_root, repo_path, _read_toml(repo_path))
+        layers.append((str(repo_path), repo_data))
         if repo_path.exists():
             cfg.files.append(repo_path)
     for origin, data in layers:

@@ -69,3 +69,33 @@ def test_missing_planner_message_says_how_to_configure(user_dir: Path) -> None:
     assert info.value.exit_code == ExitCode.CONFIG
     for hint in ("--planner", "CURSORISH_PLANNER", "config.toml", "cursorish demo"):
         assert hint in info.value.message
+
+
+def test_a_config_file_that_is_not_utf8_is_a_config_error(user_dir: Path) -> None:
+    (user_dir / "config.toml").write_bytes(b'planner = "caf\xe9/model"\n')
+    with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xe9 at offset 14\)") as info:
+        load_config(None, {}, environ={})
+    assert info.value.exit_code == ExitCode.CONFIG
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"CURSORISH_CONCURRENCY": "0"}, "concurrency must be at least 1"),
+        ({"CURSORISH_MAX_STEPS": "-3"}, "max_steps must be at least 0"),
+        ({"CURSORISH_MAX_COST": "nan"}, "max_cost_usd must be a finite number"),
+        ({"CURSORISH_MAX_WALL": "inf"}, "max_wall_s must be a finite number"),
+        ({"CURSORISH_COMMAND_TIMEOUT": "0"}, "command_timeout_s must be more than 0"),
+    ],
+)
+def test_numbers_out_of_range_are_config_errors(
+    user_dir: Path, environ: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, {}, environ=environ)
+
+
+def test_a_negative_number_in_a_config_file_names_the_file(user_dir: Path) -> None:
+    (user_dir / "config.toml").write_text("concurrency = -2\n")
+    with pytest.raises(ConfigError, match=r"config\.toml: concurrency must be at least 1"):
+        load_config(None, {}, environ={})
