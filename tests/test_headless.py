@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cursorish.cli import main
+from cursorish.core.trust import trust_repo
 from cursorish.errors import ExitCode
 from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.store.db import Store
@@ -264,6 +265,7 @@ def test_failed_setup_exits_failed_and_log_shows_its_output(
     (repo / ".cursorish").mkdir()
     setup = 'setup = "echo resolving packages; echo no such package: lefpad >&2; exit 3"\n'
     (repo / ".cursorish" / "worktrees.toml").write_text(setup)
+    trust_repo(repo)
     code = run_task(repo, scripted_server(EDIT_TURNS), "--json")
     summary = json_lines(capsys.readouterr().out)[-1]
     assert code == ExitCode.WORKTREE and summary["status"] == "failed"

@@ -13,6 +13,12 @@ from typing import Any
 
 from cursorish.core.resources import data_dir
 from cursorish.core.tools import ALL_TOOLS
+from cursorish.core.trust import (
+    AGENTS_DIR,
+    WIDENING_CONFIG_KEYS,
+    content_trusted,
+    untrusted_profile_tools,
+)
 from cursorish.errors import ConfigError
 
 
@@ -34,6 +40,8 @@ class Profile:
     apply_engine: str
     budgets: Budgets
     source: Path
+    # What an untrusted repository profile asked for and did not get (see core/trust.py).
+    ignored: tuple[str, ...] = ()
 
 
 def profile_dirs(repo_root: Path | None) -> list[Path]:
@@ -57,14 +65,29 @@ def load_profile(name: str, repo_root: Path | None) -> Profile:
     if name not in profiles:
         known = ", ".join(sorted(profiles)) or "none"
         raise ConfigError(f"no agent profile named {name!r} (available: {known})")
-    return parse_profile(profiles[name])
-
-
-def parse_profile(path: Path) -> Profile:
+    path = profiles[name]
+    if repo_root is None or path.parent != repo_root / AGENTS_DIR:
+        return parse_profile(path)
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read agent profile: {exc.strerror}") from None
+    # The bytes parsed are the bytes whose trust is checked: no change in between.
+    trusted = content_trusted(repo_root, f"{AGENTS_DIR}/{path.name}", raw)
+    return parse_profile(path, raw, trusted=trusted)
+
+
+def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True) -> Profile:
+    """Parse a profile file; an untrusted (repository) one keeps no tool that widens power."""
+    try:
+        data: dict[str, Any] = tomllib.loads(
+            (path.read_bytes() if raw is None else raw).decode("utf-8")
+        )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read agent profile: {exc}") from None
+    ignored: tuple[str, ...] = ()
+    if not trusted:
+        data, ignored = _untrusted_view(path.stem, data)
     tools = tuple(data.get("tools", ALL_TOOLS))
     unknown = [t for t in tools if t not in ALL_TOOLS]
     if unknown:
@@ -97,7 +120,27 @@ def parse_profile(path: Path) -> Profile:
         apply_engine=str(models.get("apply_engine", "")),
         budgets=budgets,
         source=path,
+        ignored=ignored,
     )
+
+
+def _untrusted_view(name: str, data: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """`data` without what an untrusted profile may not have, and a note of each removal."""
+    view = dict(data)
+    notes: list[str] = []
+    tools = data.get("tools", ALL_TOOLS)
+    if isinstance(tools, list | tuple):
+        asked = tuple(str(t) for t in tools)
+        kept = untrusted_profile_tools(name, asked)
+        dropped = [t for t in asked if t not in kept and t != "finish"]
+        if dropped:
+            notes.append(f"tools {', '.join(dropped)}")
+        view["tools"] = list(kept)
+    for key in list(view):
+        if key.startswith("sandbox") or key in WIDENING_CONFIG_KEYS:
+            notes.append(key)
+            del view[key]
+    return view, tuple(notes)
 
 
 PROJECT_INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md", ".cursorrules")

@@ -23,6 +23,7 @@ from typing import Any
 from cursorish.core.commands import CommandResult, run_in_worktree
 from cursorish.core.paths import resolve_in_worktree
 from cursorish.core.resources import data_dir
+from cursorish.core.trust import WORKTREES_FILE, content_trusted
 from cursorish.errors import ConfigError, CursorishError
 from cursorish.gitops._git import split_z
 
@@ -36,6 +37,8 @@ class ProvisionSpec:
     copy: tuple[str, ...] = ()
     setup: str = ""
     setup_timeout_s: float = 600.0
+    # The repository's setup command when it was ignored (repository not trusted).
+    ignored_setup: str = ""
 
 
 @dataclass
@@ -76,15 +79,27 @@ def _read(path: Path) -> dict[str, Any]:
 def load_spec(repo_root: Path, *, defaults: Path | None = None) -> ProvisionSpec:
     """The shipped defaults merged with the repository's `.cursorish/worktrees.toml`."""
     base = _read(defaults or data_dir("worktrees") / "defaults.toml")
-    own = _read(repo_root / ".cursorish" / "worktrees.toml")
+    own_path = repo_root / WORKTREES_FILE
+    own = _read(own_path)
     copy = list(dict.fromkeys([*base.get("copy", []), *own.get("copy", [])]))
+    ignored = ""
+    if str(own.get("setup", "")).strip() and not _trusted(repo_root, own_path):
+        # A cloned repository's setup command would run on every task: only once trusted.
+        ignored = str(own.pop("setup")).strip()
     setup = own["setup"] if "setup" in own else base.get("setup", "")
     timeout = own.get("setup_timeout_s", base.get("setup_timeout_s", 600))
     try:
         timeout_s = float(timeout)
     except (TypeError, ValueError):
         raise ConfigError(f"setup_timeout_s must be a number, got {timeout!r}") from None
-    return ProvisionSpec(tuple(copy), str(setup).strip(), timeout_s)
+    return ProvisionSpec(tuple(copy), str(setup).strip(), timeout_s, ignored)
+
+
+def _trusted(repo_root: Path, path: Path) -> bool:
+    try:
+        return content_trusted(repo_root, WORKTREES_FILE, path.read_bytes())
+    except OSError:
+        return False
 
 
 def _candidates(source_root: Path, names: tuple[str, ...]) -> list[str]:

@@ -14,6 +14,7 @@ from cursorish.core.provision import (
     load_spec,
     provision,
 )
+from cursorish.core.trust import trust_repo
 from cursorish.errors import ConfigError
 from cursorish.planner.scripted_server import ScriptedServer
 from tests.core.agent_helpers import finish, run_tasks, settings_for
@@ -72,6 +73,7 @@ def test_repo_list_adds_to_defaults_and_setup_replaces(checkout: Path, tmp_path:
     (checkout / ".cursorish" / "worktrees.toml").write_text(
         'copy = ["*.local", ".env"]\nsetup = "echo mine"\n'
     )
+    trust_repo(checkout)  # a repository's setup command runs only once trusted
     spec = load_spec(checkout, defaults=defaults)
     assert spec == ProvisionSpec((".env", "*.local"), "echo mine", 5.0)
 
