@@ -1,0 +1,218 @@
+"""The context engine's entry points: keep views current, rank, search, find symbols.
+
+A worktree's view is named after the worktree's real path, so the user's checkout and each
+agent's worktree have their own view over the same shared blobs: an agent's edits are visible
+in its searches and in nobody else's.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cursorish.context.index import (
+    Blob,
+    CodeIndex,
+    SyncStats,
+    blob_oid,
+    read_blobs,
+    read_worktree_file,
+    tree_files,
+    worktree_files,
+)
+from cursorish.context.rank import Ranked, Weights, query_words, rank
+
+SNIPPET_LINES = 3
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A ranked file with the lines that matched best."""
+
+    path: str
+    score: float
+    why: dict[str, float]
+    lines: list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class SymbolHit:
+    path: str
+    name: str
+    kind: str
+    role: str
+    scope: str
+    line: int
+    end_line: int
+
+
+def index_path_for(root: Path) -> Path:
+    """Where the index of the repository containing `root` lives (beside its store.db)."""
+    from cursorish.gitops.repo import open_repo
+    from cursorish.store.paths import repo_state_dir
+
+    return repo_state_dir(open_repo(root).git_common_dir) / "context.db"
+
+
+def view_name(root: Path) -> str:
+    return "wt:" + os.path.realpath(root)
+
+
+class ContextEngine:
+    """The index of one repository, and the views of its worktrees and commits."""
+
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        hidden: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.index = CodeIndex(db_path)
+        # Paths never shown (secrets provisioning copied into a worktree, such as `.env`).
+        self.hidden = hidden or _default_hidden
+
+    @classmethod
+    def for_repo(cls, root: Path) -> ContextEngine:
+        return cls(index_path_for(root))
+
+    # -- keeping views current -------------------------------------------------------------
+
+    def sync_worktree(self, root: Path) -> SyncStats:
+        """Bring the view of a worktree up to date with what is on disk (index + edits)."""
+        return self.index.guarded(lambda: self._sync_worktree(root))
+
+    def _sync_worktree(self, root: Path) -> SyncStats:
+        started = time.perf_counter()
+        files, dirty = worktree_files(root)
+        files = {p: o for p, o in files.items() if not self.hidden(p)}
+        from_disk: list[Blob] = []
+        for path in dirty:
+            if self.hidden(path):
+                files.pop(path, None)
+                continue
+            data = read_worktree_file(root, path)
+            if data is None:
+                files.pop(path, None)
+                continue
+            oid = blob_oid(data)
+            files[path] = oid
+            from_disk.append(Blob(oid, path, data))
+        parsed = self._add(root, files, from_disk)
+        changed = self.index.set_view(view_name(root), files)
+        return SyncStats(len(files), parsed, changed, time.perf_counter() - started)
+
+    def update_paths(self, root: Path, paths: Iterable[str]) -> SyncStats:
+        """Re-read only these paths of a worktree (what a file watcher reports)."""
+
+        def run() -> SyncStats:
+            started = time.perf_counter()
+            view = view_name(root)
+            if not self.index.has_view(view):
+                return self._sync_worktree(root)
+            change: dict[str, str] = {}
+            blobs: list[Blob] = []
+            for path in paths:
+                data = None if self.hidden(path) else read_worktree_file(root, path)
+                if data is None:
+                    change[path] = ""
+                    continue
+                oid = blob_oid(data)
+                change[path] = oid
+                blobs.append(Blob(oid, path, data))
+            parsed = self._add(root, {}, blobs)
+            changed = self.index.set_view(view, change, partial=True)
+            return SyncStats(len(change), parsed, changed, time.perf_counter() - started)
+
+        return self.index.guarded(run)
+
+    def sync_commit(self, repo: Path, rev: str) -> tuple[str, SyncStats]:
+        """A view of the tree of a commit, read straight from git's objects (no checkout)."""
+
+        def run() -> tuple[str, SyncStats]:
+            started = time.perf_counter()
+            files = {p: o for p, o in tree_files(repo, rev).items() if not self.hidden(p)}
+            parsed = self._add(repo, files, [])
+            view = "commit:" + rev
+            changed = self.index.set_view(view, files)
+            return view, SyncStats(len(files), parsed, changed, time.perf_counter() - started)
+
+        return self.index.guarded(run)
+
+    def _add(self, repo: Path, files: dict[str, str], blobs: list[Blob]) -> int:
+        known = self.index.known([*files.values(), *(b.oid for b in blobs)])
+        fresh = [b for b in blobs if b.oid not in known]
+        have = {b.oid for b in fresh}
+        missing: dict[str, str] = {}
+        for path, oid in files.items():
+            if oid not in known and oid not in have:
+                missing.setdefault(oid, path)
+        stored = self.index.add_blobs(fresh)
+        if missing:
+            stored += self.index.add_blobs(read_blobs(repo, missing))
+        return stored
+
+    # -- questions -------------------------------------------------------------------------
+
+    def rank(self, view: str, task: str, weights: Weights | None = None) -> list[Ranked]:
+        return self.index.guarded(lambda: rank(self.index, view, task, weights))
+
+    def search(self, view: str, query: str, k: int = 10) -> list[Hit]:
+        """The top `k` files for a query with their best-matching lines."""
+        ranked = self.rank(view, query)[:k]
+        files = self.index.view_files(view) if ranked else {}
+        words = query_words(query)
+        out: list[Hit] = []
+        for r in ranked:
+            text = self.index.text(files[r.path])
+            lines = _best_lines(text, words) if text else []
+            out.append(Hit(r.path, r.score, r.why, lines))
+        return out
+
+    def find_symbol(self, view: str, name: str, limit: int = 50) -> list[SymbolHit]:
+        """Definitions (first) and references of a name, with their locations."""
+
+        def run() -> list[SymbolHit]:
+            files = self.index.view_files(view)
+            paths_of: dict[str, list[str]] = {}
+            for path, oid in files.items():
+                paths_of.setdefault(oid, []).append(path)
+            short = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+            rows = self.index.symbols_named([short])
+            out: list[SymbolHit] = []
+            for oid, sname, kind, role, scope, line, end in rows:
+                for path in paths_of.get(oid, ()):
+                    out.append(SymbolHit(path, sname, kind, role, scope, line, end))
+            out.sort(key=lambda h: (h.role != "def", h.path, h.line))
+            return out[:limit]
+
+        return self.index.guarded(run)
+
+
+def _default_hidden(path: str) -> bool:
+    try:
+        from cursorish.core import secrets as _secrets  # the trust/secrets helper, if present
+
+        check = getattr(_secrets, "is_secret_path", None)
+        if callable(check):
+            return bool(check(path))
+    except ImportError:
+        pass
+    name = path.rsplit("/", 1)[-1]
+    return name == ".env" or name.startswith(".env.") or name.endswith((".pem", ".key"))
+
+
+def _best_lines(text: str, words: set[str], n: int = SNIPPET_LINES) -> list[tuple[int, str]]:
+    from cursorish.context.parse import tokens
+
+    scored: list[tuple[int, int, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > 400:
+            continue
+        hits = len(set(tokens(line)) & words)
+        if hits:
+            scored.append((hits, number, line.rstrip()))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return sorted((num, line) for _, num, line in scored[:n])

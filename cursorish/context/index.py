@@ -1,0 +1,421 @@
+"""The per-repository code index: files, tree-sitter symbols and an FTS5 table, in SQLite.
+
+It lives in `context.db` beside the repository's `store.db` (same state directory), not in
+store.db itself: it is a cache that can be thrown away and rebuilt at any time (a corrupt or
+out-of-date file is simply deleted), and its bulk writes while indexing never hold the store's
+write lock that running agents need for their transcripts.
+
+Content is keyed by git blob id, so every version of a file is parsed once, whichever
+worktree, commit or agent it appears in. A *view* is one tree of paths -> blob ids: the user's
+checkout, an agent's worktree (its own edits overlaid on the shared blobs, invisible to other
+views), or a commit. Updating a view only parses the blobs the index has not seen.
+
+Concurrency: WAL mode, a busy timeout, and every write in one `BEGIN IMMEDIATE` transaction
+(one writer at a time); two processes that parse the same new blob both try to insert it and
+the second insert is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlite_utils import Database
+
+from cursorish.context.langs import is_text_path, language_of
+from cursorish.context.parse import Symbol, symbols, token_text
+
+SCHEMA_VERSION = 1
+MAX_TEXT_BYTES = 1_000_000
+CHUNK_LINES = 400
+BUSY_TIMEOUT_MS = 30_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blobs (
+    oid TEXT PRIMARY KEY, lang TEXT, size INTEGER NOT NULL, indexed TEXT NOT NULL,
+    lines INTEGER NOT NULL, body BLOB
+);
+CREATE TABLE IF NOT EXISTS symbols (
+    oid TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, role TEXT NOT NULL,
+    scope TEXT NOT NULL, line INTEGER NOT NULL, end_line INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS symbols_oid ON symbols(oid);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name COLLATE NOCASE);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
+    body, oid UNINDEXED, line UNINDEXED, tokenize = 'unicode61'
+);
+CREATE TABLE IF NOT EXISTS views (name TEXT PRIMARY KEY, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS view_files (
+    view TEXT NOT NULL, path TEXT NOT NULL, oid TEXT NOT NULL, PRIMARY KEY (view, path)
+) WITHOUT ROWID;
+"""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One file's content to index."""
+
+    oid: str
+    path: str  # a path it appears under (for its language)
+    data: bytes
+
+
+@dataclass(frozen=True)
+class SyncStats:
+    files: int
+    parsed: int
+    changed: int
+    seconds: float
+
+
+def blob_oid(data: bytes) -> str:
+    """The git blob id of `data` (what `git hash-object` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def is_binary(data: bytes) -> bool:
+    return b"\0" in data[:8000]
+
+
+class CodeIndex:
+    """One repository's index database; use one instance per thread."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+        self.rebuilt = False
+        self._open_checked()
+
+    # -- connection, schema, recovery ------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def _open_checked(self) -> None:
+        """Open (creating the schema); a corrupt or other-version file is deleted and rebuilt."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._ensure_schema()
+        except sqlite3.DatabaseError:
+            self._discard()
+            self._ensure_schema()
+
+    def _ensure_schema(self) -> None:
+        db = Database(self.conn)
+        with self.write():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise sqlite3.DatabaseError(f"index schema {row[0]}, expected {SCHEMA_VERSION}")
+        # A cheap check that the pages we rely on read back (a torn or overwritten file).
+        self.conn.execute("SELECT count(*) FROM view_files").fetchone()
+        self.conn.execute("SELECT count(*) FROM chunks WHERE chunks MATCH 'x'").fetchone()
+
+    def _discard(self) -> None:
+        self.close()
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(f"{self.path}{suffix}")
+            except FileNotFoundError:
+                pass
+        self.rebuilt = True
+
+    def guarded(self, action: Callable[[], T]) -> T:
+        """Run `action`; if the database turns out corrupt, rebuild it empty and run it again."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self._discard()
+            self._ensure_schema()
+            return action()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # -- adding content --------------------------------------------------------------------
+
+    def known(self, oids: Iterable[str]) -> set[str]:
+        wanted = list(set(oids))
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows = self.conn.execute(f"SELECT oid FROM blobs WHERE oid IN ({marks})", part)
+            found.update(r[0] for r in rows)
+        return found
+
+    def add_blobs(self, blobs: Iterable[Blob]) -> int:
+        """Parse and store blobs the index lacks; returns how many were stored."""
+        prepared = [_prepare(b) for b in blobs]
+        stored = 0
+        for start in range(0, len(prepared), 400):
+            batch = prepared[start : start + 400]
+            with self.write() as conn:
+                have = self.known(p[0][0] for p in batch)
+                for row, syms, chunks in batch:
+                    if row[0] in have:
+                        continue
+                    have.add(row[0])
+                    conn.execute("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?)", row)
+                    conn.executemany("INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?, ?)", syms)
+                    conn.executemany("INSERT INTO chunks (body, oid, line) VALUES (?, ?, ?)", chunks)
+                    stored += 1
+        return stored
+
+    def set_view(self, view: str, files: dict[str, str], *, partial: bool = False) -> int:
+        """Make `view` map exactly `files` (path -> oid); with `partial`, only those paths
+        change (an oid of "" deletes the path). Returns how many paths changed."""
+        with self.write() as conn:
+            current = dict(
+                conn.execute("SELECT path, oid FROM view_files WHERE view = ?", (view,)).fetchall()
+            )
+            if partial:
+                target = dict(current)
+                for path, oid in files.items():
+                    if oid:
+                        target[path] = oid
+                    else:
+                        target.pop(path, None)
+            else:
+                target = files
+            gone = [(view, p) for p in current if p not in target]
+            new = [(view, p, o) for p, o in target.items() if current.get(p) != o]
+            conn.executemany("DELETE FROM view_files WHERE view = ? AND path = ?", gone)
+            conn.executemany("INSERT OR REPLACE INTO view_files VALUES (?, ?, ?)", new)
+            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?)", (view, time.time()))
+        return len(gone) + len(new)
+
+    def copy_view(self, source: str, target: str) -> None:
+        with self.write() as conn:
+            conn.execute("DELETE FROM view_files WHERE view = ?", (target,))
+            conn.execute(
+                "INSERT INTO view_files SELECT ?, path, oid FROM view_files WHERE view = ?",
+                (target, source),
+            )
+            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?)", (target, time.time()))
+
+    def drop_view(self, view: str) -> None:
+        with self.write() as conn:
+            conn.execute("DELETE FROM view_files WHERE view = ?", (view,))
+            conn.execute("DELETE FROM views WHERE name = ?", (view,))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def view_files(self, view: str) -> dict[str, str]:
+        rows = self.conn.execute("SELECT path, oid FROM view_files WHERE view = ?", (view,))
+        return dict(rows.fetchall())
+
+    def has_view(self, view: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM views WHERE name = ?", (view,)).fetchone() is not None
+
+    def blob_info(self, oids: Iterable[str]) -> dict[str, tuple[str | None, int, str, int]]:
+        """oid -> (language, size, how indexed, lines)."""
+        wanted = list(set(oids))
+        out: dict[str, tuple[str | None, int, str, int]] = {}
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for oid, lang, size, how, lines in self.conn.execute(
+                f"SELECT oid, lang, size, indexed, lines FROM blobs WHERE oid IN ({marks})", part
+            ):
+                out[oid] = (lang, size, how, lines)
+        return out
+
+    def text(self, oid: str) -> str | None:
+        row = self.conn.execute("SELECT body FROM blobs WHERE oid = ?", (oid,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return zlib.decompress(row[0]).decode("utf-8", "replace")
+
+    def bm25(self, match: str) -> dict[str, float]:
+        """oid -> best (highest) BM25 score of its chunks for an FTS5 MATCH expression."""
+        out: dict[str, float] = {}
+        rows = self.conn.execute(
+            "SELECT oid, bm25(chunks) FROM chunks WHERE chunks MATCH ?", (match,)
+        )
+        for oid, score in rows:
+            s = -score
+            if s > out.get(oid, 0.0):
+                out[oid] = s
+        return out
+
+    def symbols_named(self, names: Iterable[str], role: str | None = None) -> list[tuple[Any, ...]]:
+        """(oid, name, kind, role, scope, line, end_line) of symbols with these names."""
+        wanted = list(set(names))
+        out: list[tuple[Any, ...]] = []
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT * FROM symbols WHERE name IN ({marks})"
+            if role:
+                sql += " AND role = ?"
+                part = [*part, role]
+            out.extend(self.conn.execute(sql, part).fetchall())
+        return out
+
+    def symbols_of(self, oids: Iterable[str], role: str | None = None) -> list[tuple[Any, ...]]:
+        wanted = list(set(oids))
+        out: list[tuple[Any, ...]] = []
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT * FROM symbols WHERE oid IN ({marks})"
+            if role:
+                sql += " AND role = ?"
+                part = [*part, role]
+            out.extend(self.conn.execute(sql, part).fetchall())
+        return out
+
+
+def _prepare(blob: Blob) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The rows of one blob: (blobs row, symbols rows, chunks rows)."""
+    data = blob.data
+    lang = language_of(blob.path)
+    if is_binary(data) or len(data) > MAX_TEXT_BYTES or not is_text_path(blob.path):
+        return (blob.oid, lang, len(data), "path", 0, None), [], []
+    text = data.decode("utf-8", "replace")
+    lines = text.splitlines()
+    syms: list[Symbol] = symbols(lang, data) if lang else []
+    sym_rows = [(blob.oid, s.name, s.kind, s.role, s.scope, s.line, s.end_line) for s in syms]
+    chunk_rows = []
+    for start in range(0, max(len(lines), 1), CHUNK_LINES):
+        body = token_text("\n".join(lines[start : start + CHUNK_LINES]))
+        chunk_rows.append((body, blob.oid, start + 1))
+    row = (blob.oid, lang, len(data), "code" if lang else "text", len(lines), zlib.compress(data, 1))
+    return row, sym_rows, chunk_rows
+
+
+# -- git plumbing ----------------------------------------------------------------------------
+
+
+def _git(root: Path, *args: str, input: bytes | None = None) -> bytes:
+    return subprocess.run(
+        ["git", "--no-optional-locks", *args],
+        cwd=root,
+        input=input,
+        capture_output=True,
+        check=True,
+    ).stdout
+
+
+def tree_files(repo: Path, rev: str) -> dict[str, str]:
+    """path -> blob id of every regular file in the tree of `rev` (symlinks and submodules out)."""
+    out: dict[str, str] = {}
+    for entry in _git(repo, "ls-tree", "-r", "-z", "--full-tree", rev).split(b"\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition(b"\t")
+        mode, kind, oid = meta.split(b" ")
+        if kind == b"blob" and mode in (b"100644", b"100755"):
+            out[os.fsdecode(path)] = oid.decode()
+    return out
+
+
+def read_blobs(repo: Path, wanted: dict[str, str]) -> Iterator[Blob]:
+    """The contents of blobs (oid -> a path) from git's object store, one `cat-file` process."""
+    if not wanted:
+        return
+    oids = list(wanted)
+    proc = subprocess.Popen(
+        ["git", "--no-optional-locks", "cat-file", "--batch"],
+        cwd=repo,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def feed() -> None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write("".join(f"{o}\n" for o in oids).encode())
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    out = proc.stdout
+    for oid in oids:
+        header = out.readline().split()
+        if len(header) < 3:
+            continue  # "<oid> missing"
+        size = int(header[2])
+        data = out.read(size)
+        out.read(1)
+        yield Blob(oid, wanted[oid], data)
+    writer.join()
+    proc.wait()
+
+
+def worktree_files(root: Path) -> tuple[dict[str, str], list[str]]:
+    """(path -> blob id of what git's index holds, paths whose worktree copy differs or that
+    are untracked-not-ignored). The second list must be hashed from disk."""
+    index: dict[str, str] = {}
+    for entry in _git(root, "ls-files", "-s", "-z").split(b"\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition(b"\t")
+        mode, oid, _stage = meta.split(b" ")
+        if mode in (b"100644", b"100755"):
+            index[os.fsdecode(path)] = oid.decode()
+    dirty = _git(root, "ls-files", "-z", "-m", "-o", "-d", "--exclude-standard").split(b"\0")
+    return index, sorted({os.fsdecode(p) for p in dirty if p})
+
+
+def read_worktree_file(root: Path, path: str) -> bytes | None:
+    """A file's bytes, never through a symlink; None when gone or not a regular file."""
+    try:
+        fd = os.open(root / path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_TEXT_BYTES * 4)
+    finally:
+        os.close(fd)
