@@ -88,6 +88,7 @@ def build_settings(cfg: Config, repo_root: Path) -> RunSettings:
         command_allowlist=DEFAULT_ALLOWLIST + tuple(cfg["command_allowlist"]),
         command_timeout_s=cfg.get_float("command_timeout_s"),
         concurrency=max(1, cfg.get_int("concurrency")),
+        expose_local_files=tuple(cfg["expose_local_files"]),
     )
 
 
@@ -125,6 +126,7 @@ def cmd_task(ns: argparse.Namespace) -> int:
     tasks = read_tasks(ns)
     repo, cfg = open_repo_and_config(ns)
     settings = build_settings(cfg, repo.root)
+    warn_untrusted(repo.root)
     store = Store.for_repo(repo.git_common_dir)
     mode = "json" if ns.json else "quiet" if ns.quiet else "text"
     try:
@@ -144,15 +146,40 @@ def cmd_config(ns: argparse.Namespace) -> int:
     cfg = load_config(root, flags_from(ns))
     rows = cfg.printable()
     if ns.json:
-        print(json.dumps({k: {"value": v, "source": s} for k, v, s in rows}, indent=2))
+        data: dict[str, Any] = {k: {"value": v, "source": s} for k, v, s in rows}
+        for key, value, origin, why in cfg.ignored:
+            data.setdefault(key, {}).setdefault("ignored", []).append(
+                {"value": value, "source": origin, "why": why}
+            )
+        print(json.dumps(data, indent=2))
         return 0
     width = max(len(k) for k, _, _ in rows)
     vwidth = min(40, max(len(v) for _, v, _ in rows))
     for key, value, source in rows:
         print(f"{key:<{width}}  {value:<{vwidth}}  {source}")
+        for ikey, ivalue, origin, why in cfg.ignored:
+            if ikey == key:
+                print(f"{'':<{width}}  {ivalue:<{vwidth}}  {why}: {origin}")
     files = ", ".join(str(f) for f in cfg.files) or "none"
     print(f"\nconfig files read: {files}")
+    if root is not None:
+        from cursorish.core.trust import notice
+
+        line = notice(root)
+        if line:
+            print(line.removeprefix("cursorish: "))
     return 0
+
+
+def warn_untrusted(repo_root: Path) -> None:
+    """One stderr line naming the repository values ignored until the user trusts it."""
+    import sys
+
+    from cursorish.core.trust import notice
+
+    line = notice(repo_root)
+    if line:
+        print(line, file=sys.stderr)
 
 
 def _store_for(repo_arg: str) -> Any:

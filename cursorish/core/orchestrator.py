@@ -76,6 +76,7 @@ class RunSettings:
     command_allowlist: tuple[str, ...] = ()
     command_timeout_s: float = 120.0
     concurrency: int = 8
+    expose_local_files: tuple[str, ...] = ()  # provisioned local files the planner may read
 
 
 @dataclass
@@ -798,6 +799,7 @@ class Orchestrator:
             command_policy=s.command_policy,
             command_allowlist=s.command_allowlist,
             command_timeout_s=s.command_timeout_s,
+            expose_local_files=s.expose_local_files,
             emit=self.emit,
             record_apply=lambda row: self.store.add_apply_attempt(agent_id, **row),
             ask=None if self.ask is None else (lambda command: self._ask(agent_id, command)),

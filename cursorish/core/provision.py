@@ -21,8 +21,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cursorish.core.commands import CommandResult, run_in_worktree
+from cursorish.core.local_files import record_local_files
 from cursorish.core.paths import resolve_in_worktree
 from cursorish.core.resources import data_dir
+from cursorish.core.sandbox import SandboxPolicy
 from cursorish.core.trust import WORKTREES_FILE, content_trusted
 from cursorish.errors import ConfigError, CursorishError
 from cursorish.gitops._git import split_z
@@ -30,6 +32,7 @@ from cursorish.gitops._git import split_z
 KEYS = frozenset({"copy", "setup", "setup_timeout_s"})
 MAX_COPY_BYTES = 50_000_000  # a local config, not a data set
 SETUP_OUTPUT_CAP = 20_000
+DEFAULT_SANDBOX = SandboxPolicy()
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,7 @@ def copy_ignored_files(
 ) -> tuple[list[str], list[tuple[str, str]]]:
     """Copy each listed file that is git-ignored and a regular file inside `source_root`."""
     copied: list[str] = []
+    copied_before: list[str] = []
     chosen, skipped = local_files_to_copy(source_root, names)
     for rel in chosen:
         try:
@@ -192,6 +196,8 @@ def copy_ignored_files(
             continue
         if target.exists() or target.is_symlink():
             skipped.append((rel, "already exists in the worktree"))
+            if _same_content(source_root / rel, target):
+                copied_before.append(rel)  # a resumed agent: copied the first time
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if not _no_symlink_on_the_way(dest_root, rel):  # mkdir cannot add one, but be sure
@@ -199,19 +205,40 @@ def copy_ignored_files(
             continue
         shutil.copy2(source_root / rel, target, follow_symlinks=False)
         copied.append(rel)
+    # Before the planner can read them: these are the user's secrets (core/local_files.py).
+    record_local_files(dest_root, [*copied, *copied_before])
     return copied, skipped
 
 
+def _same_content(a: Path, b: Path) -> bool:
+    try:
+        return not b.is_symlink() and b.is_file() and a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
+
+
 def run_setup(
-    dest: Path, command: str, timeout_s: float, cancel: threading.Event | None = None
+    dest: Path,
+    command: str,
+    timeout_s: float,
+    cancel: threading.Event | None = None,
+    *,
+    sandbox: SandboxPolicy | None = DEFAULT_SANDBOX,
+    repo_root: Path | None = None,
 ) -> CommandResult:
-    """Run the setup command with bash in the worktree (own process group, timeout)."""
+    """Run the setup command with bash in the worktree's sandbox (own process group, timeout).
+
+    Setup is the repository's code like any test run: it gets the agent's sandbox (network
+    included only when the policy has it, e.g. to install dependencies).
+    """
     return run_in_worktree(
         ["bash", "-c", command],
         dest,
         timeout_s=timeout_s,
         cancel=cancel,
         output_cap=SETUP_OUTPUT_CAP,
+        sandbox=sandbox,
+        repo_root=repo_root,
     )
 
 
@@ -220,11 +247,16 @@ def run_setup_step(
     spec: ProvisionSpec,
     result: ProvisionResult,
     cancel: threading.Event | None = None,
+    *,
+    sandbox: SandboxPolicy | None = DEFAULT_SANDBOX,
+    repo_root: Path | None = None,
 ) -> None:
     """Run the spec's setup command (if any) into `result.setup`; SetupFailed if it fails."""
     if not spec.setup:
         return
-    done = run_setup(dest, spec.setup, spec.setup_timeout_s, cancel)
+    done = run_setup(
+        dest, spec.setup, spec.setup_timeout_s, cancel, sandbox=sandbox, repo_root=repo_root
+    )
     result.setup = done
     if done.exit_code == 0:
         return
@@ -247,9 +279,11 @@ def provision(
     dest: Path,
     spec: ProvisionSpec,
     cancel: threading.Event | None = None,
+    *,
+    sandbox: SandboxPolicy | None = DEFAULT_SANDBOX,
 ) -> ProvisionResult:
     """Copy local files and run setup; raises SetupFailed (result attached) when setup fails."""
     result = ProvisionResult()
     result.copied, result.skipped = copy_ignored_files(source_root, dest, spec.copy)
-    run_setup_step(dest, spec, result, cancel)
+    run_setup_step(dest, spec, result, cancel, sandbox=sandbox, repo_root=source_root)
     return result

@@ -25,6 +25,7 @@ from cursorish.core.commands import (
 )
 from cursorish.core.events import Event, EventSink, null_sink
 from cursorish.core.paths import relative_name, resolve_in_worktree
+from cursorish.core.sandbox import SandboxPolicy
 from cursorish.errors import CursorishError
 
 MAX_READ_LINES = 2000
@@ -144,6 +145,12 @@ class ToolContext:
     cancel: threading.Event = field(default_factory=threading.Event)
     ask: Callable[[str], bool] | None = None  # the TUI's "may I run this?" prompt
     list_files_fn: Callable[[Path], list[str]] | None = None
+    # run_command's OS sandbox (disabled only by the user's --no-sandbox / sandbox = "off");
+    # repo_root is the user's checkout, hidden from it.
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    repo_root: Path | None = None
+    # The user's `expose_local_files`: provisioned local files the planner may read.
+    expose_local_files: tuple[str, ...] = ()
 
 
 class ToolBox:
@@ -226,11 +233,21 @@ class ToolBox:
 
     # -- tools -------------------------------------------------------------------------------
 
+    def _secrets(self) -> frozenset[str]:
+        """The provisioned local files (the user's secrets) the planner may not see."""
+        from cursorish.core.local_files import secrets_of
+
+        return secrets_of(self.ctx.root, self.ctx.expose_local_files)
+
     def _t_read_file(self, args: dict[str, Any]) -> ToolResult:
+        from cursorish.core.local_files import kept_message
+
         path = self._path(args)
         name = relative_name(self.ctx.root, path)
         if not path.is_file():
             return ToolResult(f"error: {name} does not exist or is not a file", ok=False)
+        if name in self._secrets():
+            return ToolResult(f"error: {kept_message(name)}", ok=False)
         data = path.read_bytes()
         if is_binary(data):
             return ToolResult(f"error: {name} is a binary file ({len(data)} bytes)", ok=False)
@@ -271,6 +288,11 @@ class ToolBox:
         glob = args.get("glob")
         if glob:
             files = glob_filter(files, glob)
+        secrets = self._secrets()
+        files = [
+            f"{f}  (local secret: content kept from the planner)" if f in secrets else f
+            for f in files
+        ]
         shown = files[:MAX_LIST]
         more = f"\n... and {len(files) - MAX_LIST} more" if len(files) > MAX_LIST else ""
         return ToolResult(("\n".join(shown) or "(no files)") + more)
@@ -295,7 +317,14 @@ class ToolBox:
             )
         except re.error as exc:
             return ToolResult(f"error: invalid regular expression: {exc}", ok=False)
-        lines = [f"{m.path}:{m.line}: {m.text}" for m in matches]
+        secrets = self._secrets()
+        hidden = {m.path for m in matches if m.path in secrets}
+        lines = [f"{m.path}:{m.line}: {m.text}" for m in matches if m.path not in hidden]
+        if hidden:
+            lines.append(
+                f"(matches in {', '.join(sorted(hidden))} not shown: local secret files, "
+                "their content is kept from the planner)"
+            )
         if cut:
             lines.append("... more matches cut off; narrow the pattern or glob")
         return ToolResult("\n".join(lines) or "no matches")
@@ -311,6 +340,10 @@ class ToolBox:
             return ToolResult("error: 'sketch' must be a string", ok=False)
         if not path.is_file():
             return ToolResult(f"error: {name} does not exist; use create_file", ok=False)
+        if name in self._secrets():  # its diff (and the apply model) would show the content
+            from cursorish.core.local_files import kept_message
+
+            return ToolResult(f"error: {kept_message(name)}", ok=False)
         data = path.read_bytes()
         if is_binary(data):
             return ToolResult(f"error: {name} is binary; it cannot be edited", ok=False)
@@ -441,7 +474,14 @@ class ToolBox:
         timeout = float(args.get("timeout_s") or self.ctx.command_timeout_s)
         timeout = min(max(timeout, 1.0), self.ctx.command_timeout_s)
         self.ctx.emit(Event("running_command", self.ctx.agent_id, {"command": command}))
-        result = run_in_worktree(argv, self.ctx.root, timeout_s=timeout, cancel=self.ctx.cancel)
+        result = run_in_worktree(
+            argv,
+            self.ctx.root,
+            timeout_s=timeout,
+            cancel=self.ctx.cancel,
+            sandbox=self.ctx.sandbox,
+            repo_root=self.ctx.repo_root,
+        )
         self.ctx.emit(
             Event(
                 "command_done",

@@ -266,8 +266,14 @@ def _toml(data: bytes) -> dict[str, Any]:
     return tomllib.loads(data.decode("utf-8"))
 
 
+def printable(text: str) -> str:
+    """`text` with control characters escaped: repository files may hold terminal escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _short(value: Any) -> str:
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    text = printable(text)
     return text if len(text) <= 120 else text[:117] + "..."
 
 
@@ -292,7 +298,7 @@ def untrusted_profile_tools(name: str, tools: tuple[str, ...]) -> tuple[str, ...
 
 def _config_widenings(rel: str, data: dict[str, Any]) -> list[Widening]:
     return [
-        Widening(rel, key, _short(value), "widens what runs or where code goes")
+        Widening(rel, printable(key), _short(value), "widens what runs or where code goes")
         for key, value in data.items()
         if config_key_widens(key, value)
     ]
@@ -311,7 +317,7 @@ def _profile_widenings(
         out.append(Widening(rel, "tools", _short(extra), "tools beyond what is allowed untrusted"))
     for key, value in data.items():
         if key.startswith("sandbox") or key in WIDENING_CONFIG_KEYS:
-            out.append(Widening(rel, key, _short(value), "widens what runs"))
+            out.append(Widening(rel, printable(key), _short(value), "widens what runs"))
     return out
 
 
@@ -326,7 +332,8 @@ def _mcp_widenings(rel: str, data: Any) -> list[Widening]:
             shown = spec.get("command") or spec.get("url") or spec
             if spec.get("args"):
                 shown = f"{shown} {' '.join(str(a) for a in spec['args'])}"
-        out.append(Widening(rel, f"mcpServers.{name}", _short(shown), "starts an MCP server"))
+        key = printable(f"mcpServers.{name}")
+        out.append(Widening(rel, key, _short(shown), "starts an MCP server"))
     return out
 
 
