@@ -361,3 +361,23 @@ def test_bad_configuration_exits_8_before_any_worktree_is_made(
     assert run_task(repo, server) == ExitCode.CONFIG
     assert message in capsys.readouterr().err
     assert _agent_branches(repo) == before and server.requests == []
+
+
+def test_a_planner_answer_cut_off_every_time_exits_5_and_is_never_acted_on(
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each attempt streams a complete-looking tool call, then the connection drops before the
+    # finish reason: acting on it would edit app.py with whatever part of the answer came.
+    turns = [
+        {
+            "tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)],
+            "cut": {"how": "no_finish", "times": -1},
+        }
+    ]
+    server = scripted_server(turns)
+    code = run_task(repo, server, "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == ExitCode.PLANNER_FAILED
+    assert summary["status"] == "failed" and "ended without a finish reason" in summary["error"]
+    assert len(server.requests) == 2  # one retry (the one_retry fixture), then the error
+    assert git(repo, "show", f"{summary['branch']}:app.py") == APP

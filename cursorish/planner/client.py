@@ -319,6 +319,21 @@ class Planner:
                         _emit(on_text, delta.content)
                 for tc in delta.tool_calls or ():
                     _merge_call_delta(calls, tc)
+        # litellm ends every stream with a finish reason, making up "stop" when the provider sent
+        # none; its wrapper remembers whether one really came. None came: the body ended early
+        # (a dropped connection) or was no event stream at all, and what arrived is only part
+        # of the answer, never to be taken for the whole of it.
+        if hasattr(stream, "received_finish_reason"):
+            mid = getattr(stream, "intermittent_finish_reason", None)
+            sent = stream.received_finish_reason or mid
+        else:
+            sent = finish
+        if not sent:
+            raise _CutReply(
+                f"the answer ended without a finish reason after {len(''.join(text))} characters "
+                f"and {len(calls)} tool call(s): the stream was cut off, or the endpoint did not "
+                "answer with an event stream"
+            )
         prompt, completion = _token_counts(usage_obj)
         cost = self._cost(litellm, prompt, completion, None)
         return PlannerReply(
@@ -407,6 +422,13 @@ class Planner:
             return PlannerUnavailableError(
                 f"Planner unavailable{status} for {where}{tries}{detail}. "
                 "The provider is failing; try again later.",
+                status=failure.status,
+                retries=retries,
+            )
+        if kind == "cut":
+            return PlannerBadResponseError(
+                f"Planner answer incomplete from {where}{tries}{detail}. Check the network and "
+                "any proxy in between, and that api_base streams (text/event-stream).",
                 status=failure.status,
                 retries=retries,
             )
@@ -511,12 +533,16 @@ class _MalformedReply(Exception):
     pass
 
 
+class _CutReply(Exception):
+    """A streamed answer that ended before its finish reason: retried like a dropped connection."""
+
+
 # -- error classification -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Failure:
-    # auth | rate_limit | timeout | connection | unavailable | bad_response | request | other
+    # auth | rate_limit | timeout | connection | unavailable | cut | bad_response | request | other
     kind: str
     status: int | None
     detail: str
@@ -524,7 +550,7 @@ class _Failure:
 
     @property
     def retryable(self) -> bool:
-        return self.kind in ("rate_limit", "timeout", "connection", "unavailable")
+        return self.kind in ("rate_limit", "timeout", "connection", "unavailable", "cut")
 
 
 _PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
@@ -541,6 +567,8 @@ def _classify(exc: BaseException) -> _Failure:
     chain = _chain(exc)
     status = _status(exc)
     detail = _detail(exc)
+    if isinstance(exc, _CutReply):
+        return _Failure("cut", None, str(exc))
     if isinstance(exc, _MalformedReply) or any(isinstance(e, json.JSONDecodeError) for e in chain):
         return _Failure("bad_response", None, detail)
     if any(isinstance(e, (openai.APITimeoutError, TimeoutError)) for e in chain):

@@ -19,10 +19,17 @@ right turn. A turn looks like::
      "error": {"status": 429, "times": 2, "message": "...", "retry_after": 0},
      "delay_s": 3.0,                                                      # sleep first
      "stream_chunk_chars": 12, "stream_chunk_delay_s": 0.02,              # streaming pace
-     "malformed": true}                                                   # body not JSON
+     "malformed": true,                                                   # body not JSON
+     "cut": {"how": "no_finish", "times": 1}}                             # a broken answer
 
 An ``error`` fails ``times`` requests (default 1; negative = forever) for that
-(conversation, turn), then the turn's normal payload is served. Past the end of the
+(conversation, turn), then the turn's normal payload is served. A ``cut`` breaks ``times``
+answers (counted the same way) while still answering 200: ``no_finish`` streams the turn's
+text and tool calls, then ends the body with no finish reason and no ``[DONE]`` (a connection
+dropped mid-answer); ``not_sse`` answers a streamed request with a whole ``application/json``
+completion instead of an event stream.
+
+Past the end of the
 script the server answers with a plain assistant message saying the script is exhausted,
 so a misbehaving agent stops instead of looping.
 
@@ -200,11 +207,11 @@ class ScriptedServer:
         with self._lock:
             return next(self._ids)
 
-    def _take_failure(self, conv: Conversation, index: int, times: int) -> bool:
-        """True when this request should fail (counts it)."""
+    def _take_failure(self, conv: Conversation, index: int, times: int, what: str = "") -> bool:
+        """True when this request should fail (counts it, per `what` kind of failure)."""
         if times < 0:
             return True
-        key = (conv.name, index)
+        key = (conv.name + what, index)
         with self._lock:
             done = self._failures.get(key, 0)
             if done >= times:
@@ -338,7 +345,15 @@ class _Handler(BaseHTTPRequestHandler):
         finish = str(turn.get("finish_reason") or ("tool_calls" if tool_calls else "stop"))
         usage = _usage(turn, messages, content, tool_calls)
         common = {"id": response_id, "created": int(time.time()), "model": model}
-        if stream:
+        cut = turn.get("cut")
+        how = ""
+        if (
+            conv is not None
+            and isinstance(cut, dict)
+            and state._take_failure(conv, index, int(cut.get("times", 1)), "\0cut")
+        ):
+            how = str(cut.get("how") or "no_finish")
+        if stream and how != "not_sse":
             self._send_stream(
                 common,
                 content,
@@ -347,6 +362,7 @@ class _Handler(BaseHTTPRequestHandler):
                 usage if include_usage else None,
                 chunk_chars=int(turn.get("stream_chunk_chars") or 0),
                 chunk_delay_s=float(turn.get("stream_chunk_delay_s") or 0.0),
+                cut=how == "no_finish",
             )
         else:
             message: dict[str, Any] = {"role": "assistant", "content": content or None}
@@ -357,7 +373,13 @@ class _Handler(BaseHTTPRequestHandler):
                 {
                     **common,
                     "object": "chat.completion",
-                    "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": message,
+                            "finish_reason": None if how == "no_finish" else finish,
+                        }
+                    ],
                     "usage": usage,
                 },
             )
@@ -374,9 +396,11 @@ class _Handler(BaseHTTPRequestHandler):
         *,
         chunk_chars: int = 0,
         chunk_delay_s: float = 0.0,
+        cut: bool = False,
     ) -> None:
         """Text goes out in a few pieces, or `chunk_chars` at a time `chunk_delay_s` apart
-        (a provider streaming at a given pace, for benchmarks)."""
+        (a provider streaming at a given pace, for benchmarks). `cut`: the body ends before
+        the finish reason, as when a connection drops mid-answer."""
         base = {**common, "object": "chat.completion.chunk"}
 
         def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> None:
@@ -412,6 +436,9 @@ class _Handler(BaseHTTPRequestHandler):
             )
             for piece in _split(fn["arguments"]):
                 chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+        if cut:
+            self._send_chunk(b"")
+            return
         chunk({}, finish)
         if usage is not None:
             self._send_event({**base, "choices": [], "usage": usage})

@@ -452,3 +452,27 @@ def test_litellm_prints_nothing_on_failures() -> None:
     )
     assert out.stdout == "done\n"
     assert out.stderr == ""
+
+
+@pytest.mark.parametrize("how", ["no_finish", "not_sse"])
+def test_an_answer_cut_before_its_finish_reason_is_retried(
+    how: str, scripted_server: ServerFactory, make_planner: PlannerFactory
+) -> None:
+    server = scripted_server([{**TWO_CALLS, "cut": {"how": how, "times": 2}}])
+    seen: list[str] = []
+    reply = run(make_planner(server), user(), on_text=seen.append)
+    assert reply.retries == 2 and len(server.requests) == 3
+    assert reply.content == TWO_CALLS["content"] and len(reply.tool_calls) == 2
+    assert reply.finish_reason == "tool_calls"
+
+
+@pytest.mark.parametrize("how", ["no_finish", "not_sse"])
+def test_an_answer_always_cut_is_a_planner_error_never_a_shorter_reply(
+    how: str, scripted_server: ServerFactory, make_planner: PlannerFactory
+) -> None:
+    server = scripted_server([{**TWO_CALLS, "cut": {"how": how, "times": -1}}])
+    with pytest.raises(PlannerBadResponseError) as info:
+        run(make_planner(server, max_retries=2), user())
+    assert len(server.requests) == 3
+    assert info.value.exit_code == ExitCode.PLANNER_FAILED and info.value.retries == 2
+    assert "ended without a finish reason" in info.value.message
