@@ -35,6 +35,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "merge": ("cursorish.review_cli", "cmd_merge"),
     "compare": ("cursorish.review_cli", "cmd_compare"),
     "bench tui": ("cursorish.tui.bench", "cmd_bench_tui"),
+    "trust": ("cursorish.trust_cli", "cmd_trust"),
 }
 SUBCOMMANDS = (
     "demo",
@@ -50,6 +51,7 @@ SUBCOMMANDS = (
     "review",
     "merge",
     "compare",
+    "trust",
 )
 
 
@@ -234,6 +236,16 @@ def command_parser() -> argparse.ArgumentParser:
     cp.add_argument("--repo", default=".", metavar="PATH")
     cp.add_argument("--text", action="store_true", help="print instead of opening the app")
     cp.add_argument("--json", action="store_true")
+
+    tr = sub.add_parser("trust", help="let this repository's .cursorish files widen what runs")
+    tr.add_argument("--repo", default=".", metavar="PATH")
+    what = tr.add_mutually_exclusive_group()
+    what.add_argument("--list", action="store_true", help="the repositories you trust")
+    what.add_argument("--revoke", action="store_true", help="forget the trust in this repository")
+    what.add_argument(
+        "--dry-run", action="store_true", help="show what it would enable; record nothing"
+    )
+    tr.add_argument("--json", action="store_true")
 
     gc = sub.add_parser("gc", help="remove discarded agents' worktrees/branches and orphans")
     gc.add_argument("--repo", default=".", metavar="PATH")
