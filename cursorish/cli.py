@@ -27,6 +27,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "bench apply": ("cursorish.apply.commands", "cmd_bench_apply"),
     "bench spec": ("cursorish.apply.model.bench", "cmd_bench_spec"),
     "bench agents": ("cursorish.core.bench_agents", "cmd_bench_agents"),
+    "bench sandbox": ("cursorish.core.bench_sandbox", "cmd_bench_sandbox"),
     "agents": ("cursorish.commands", "cmd_agents"),
     "gc": ("cursorish.commands", "cmd_gc"),
     "tui": ("cursorish.tui.launch", "cmd_tui"),
@@ -101,6 +102,20 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         help="run_command policy (default: allowlist headless, where ask means allowlist; "
         "ask in the app)",
     )
+    g.add_argument(
+        "--no-sandbox",
+        action="store_const",
+        const="off",
+        dest="sandbox",
+        help="run agents' commands WITHOUT the OS sandbox (dangerous; warned on every run)",
+    )
+    g.add_argument(
+        "--sandbox-network",
+        action="store_const",
+        const=True,
+        dest="sandbox_network",
+        help="let sandboxed commands use the network",
+    )
 
 
 def _output_options(p: argparse.ArgumentParser) -> None:
@@ -116,7 +131,7 @@ def task_parser() -> argparse.ArgumentParser:
         "and branch.",
         epilog="with no arguments, opens the app (cursorish tui). commands: tui, demo, config, "
         "log, agents, branches, review, merge, compare, gc, apply, eval apply, "
-        "bench apply|spec|agents|tui  (cursorish COMMAND --help)",
+        "bench apply|spec|agents|sandbox|tui  (cursorish COMMAND --help)",
     )
     p.add_argument("--version", action="version", version=f"cursorish {__version__}")
     src = p.add_mutually_exclusive_group()
@@ -190,6 +205,10 @@ def command_parser() -> argparse.ArgumentParser:
         "use the filesystem your worktrees live on",
     )
     bg.add_argument("--json", action="store_true")
+    bx = b_sub.add_parser("sandbox", help="time commands with and without the OS sandbox")
+    bx.add_argument("--repeat", type=COUNT, default=20, help="runs of each small command")
+    bx.add_argument("--tests", type=COUNT, default=200, help="tests in the generated suite")
+    bx.add_argument("--json", action="store_true")
     bt = b_sub.add_parser("tui", help="app start-up, key latency, big diff open")
     bt.add_argument("--agents", type=int, default=8, help="streaming agents during key presses")
     bt.add_argument("--diff-lines", type=int, default=5000, help="lines in the big diff")

@@ -29,6 +29,8 @@ FLAG_KEYS = (
     "max_wall_s",
     "concurrency",
     "command_policy",
+    "sandbox",
+    "sandbox_network",
 )
 
 
@@ -89,7 +91,27 @@ def build_settings(cfg: Config, repo_root: Path) -> RunSettings:
         command_timeout_s=cfg.get_float("command_timeout_s"),
         concurrency=max(1, cfg.get_int("concurrency")),
         expose_local_files=tuple(cfg["expose_local_files"]),
+        sandbox=sandbox_settings(cfg, profile, repo_root),
     )
+
+
+def sandbox_settings(cfg: Config, profile: Any, repo_root: Path) -> Any:
+    """The sandbox policy of a run: checked here, before any worktree exists, so that a
+    sandbox that cannot start is exit 9 up front; off prints a warning on every run."""
+    import sys
+
+    from cursorish.core.sandbox import OFF_WARNING, check_available, policy_from_config
+
+    network: bool | None = None
+    repo_profile = Path(profile.source).parent == repo_root / ".cursorish" / "agents"
+    if cfg.sources["sandbox_network"] == "default" and profile.sandbox_network:
+        network = not repo_profile  # a repository never opens the network itself
+    policy = policy_from_config(cfg, network=network)
+    if policy.enabled:
+        check_available()
+    else:
+        print(OFF_WARNING, file=sys.stderr)
+    return policy
 
 
 def configure_apply(cfg: Config) -> None:

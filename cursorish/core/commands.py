@@ -1,6 +1,9 @@
 """run_command: run a program in an agent's worktree under a policy, a timeout and an output cap.
 
-The child gets its own process group, so a timeout or a cancel kills grandchildren too.
+With a sandbox policy (the default everywhere an agent runs) the program runs inside the OS
+sandbox of core/sandbox.py; the policy names here (deny / allowlist / ask / allow) only decide
+which commands are started at all. The child gets its own process group, so a timeout or a
+cancel kills grandchildren too (and inside the sandbox its PID namespace ends with it).
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from cursorish.core.sandbox import SandboxPolicy, default_cache_dir, sandbox_argv
+from cursorish.errors import CursorishError
 
 # Prefixes a headless agent may run without asking; a repo adds its own via config.
 DEFAULT_ALLOWLIST: tuple[str, ...] = (
@@ -109,10 +115,30 @@ def run_in_worktree(
     timeout_s: float,
     cancel: threading.Event | None = None,
     output_cap: int = OUTPUT_CAP,
+    sandbox: SandboxPolicy | None = None,
+    repo_root: Path | None = None,
+    cache_dir: Path | None = None,
 ) -> CommandResult:
-    """Run argv in cwd, killing its whole process group on timeout or cancel."""
+    """Run argv in cwd, killing its whole process group on timeout or cancel.
+
+    With an enabled `sandbox` policy, cwd is the agent's worktree (or a directory in it) and
+    the command runs in the sandbox; `repo_root` is the user's checkout (hidden there) and
+    `cache_dir` the writable cache (default: next to the worktree, see default_cache_dir).
+    """
     start = time.monotonic()
     env = {**os.environ, "CI": os.environ.get("CI", "1"), "PAGER": "cat", "GIT_PAGER": "cat"}
+    if sandbox is not None and sandbox.enabled:
+        try:
+            argv, env = sandbox_argv(
+                argv,
+                worktree=cwd,
+                repo_root=repo_root,
+                policy=sandbox,
+                cache_dir=cache_dir or default_cache_dir(cwd),
+                env=env,
+            )
+        except CursorishError as exc:
+            return CommandResult(126, f"cannot start the sandbox: {exc.message}", 0.0)
     try:
         proc = subprocess.Popen(
             argv,

@@ -45,6 +45,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("command_policy", str, "allowlist", "CURSORISH_COMMAND_POLICY", "allowlist|deny|ask"),
     Setting("command_allowlist", list, [], None, "extra command prefixes allowed headless"),
     Setting("command_timeout_s", float, 120.0, "CURSORISH_COMMAND_TIMEOUT", "run_command timeout"),
+    Setting("sandbox", str, "on", "CURSORISH_SANDBOX", "on|off: the OS sandbox (user only)"),
+    Setting("sandbox_network", bool, False, "CURSORISH_SANDBOX_NETWORK", "network in the sandbox"),
+    Setting("sandbox_deny", list, [], None, "paths hidden from the sandbox (added to defaults)"),
+    Setting("sandbox_env_deny", list, [], None, "env var globs scrubbed (added to defaults)"),
+    Setting("sandbox_cpu_s", int, 900, "CURSORISH_SANDBOX_CPU_S", "CPU seconds per process"),
+    Setting("sandbox_memory_mb", int, 8192, "CURSORISH_SANDBOX_MEMORY_MB", "data MB per process"),
+    Setting("sandbox_processes", int, 1024, "CURSORISH_SANDBOX_PROCESSES", "tasks per command"),
+    Setting("sandbox_tmp_mb", int, 1024, "CURSORISH_SANDBOX_TMP_MB", "size of the private /tmp"),
     Setting(
         "expose_local_files",
         list,
@@ -134,6 +142,10 @@ _MINIMUM: dict[str, tuple[float, bool]] = {  # key -> (bound, whether the bound 
     "command_timeout_s": (0, False),
     "planner_timeout_s": (0, False),
     "planner_retries": (0, True),
+    "sandbox_cpu_s": (1, True),
+    "sandbox_memory_mb": (16, True),
+    "sandbox_processes": (8, True),
+    "sandbox_tmp_mb": (1, True),
 }
 
 
@@ -197,7 +209,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 # Keys only the user may set (user file, environment, flags), never a repository file.
-USER_ONLY_KEYS = frozenset({"expose_local_files"})
+USER_ONLY_KEYS = frozenset({"expose_local_files", "sandbox", "sandbox_network"})
 
 
 def _gate_repo_layer(
@@ -205,7 +217,13 @@ def _gate_repo_layer(
 ) -> dict[str, Any]:
     """The repository file's values that may take effect: those that widen what runs only
     when the user trusts this content of the file (see core/trust.py); the rest is noted."""
-    from cursorish.core.trust import CONFIG_FILE, UNTRUSTED, config_key_widens, content_trusted
+    from cursorish.core.trust import (
+        CONFIG_FILE,
+        UNTRUSTED,
+        config_key_widens,
+        content_trusted,
+        printable,
+    )
 
     if not data:
         return data
@@ -213,7 +231,8 @@ def _gate_repo_layer(
     kept: dict[str, Any] = {}
     for key, raw in data.items():
         if key in USER_ONLY_KEYS:
-            cfg.ignored.append((key, _show(raw), str(path), "ignored (user config only)"))
+            shown = printable(_show(raw))
+            cfg.ignored.append((key, shown, str(path), "ignored (user config only)"))
             continue
         if config_key_widens(key, raw):
             if trusted is None:
@@ -222,7 +241,7 @@ def _gate_repo_layer(
                 except OSError:
                     trusted = False
             if not trusted:
-                cfg.ignored.append((key, _show(raw), str(path), UNTRUSTED))
+                cfg.ignored.append((key, printable(_show(raw)), str(path), UNTRUSTED))
                 continue
         kept[key] = raw
     return kept

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import signal
 import threading
@@ -49,6 +50,7 @@ from cursorish.core.profiles import (
     Profile,
     project_instructions,
 )
+from cursorish.core.sandbox import SandboxPolicy
 from cursorish.core.text import first_line
 from cursorish.core.tools import ToolBox, ToolContext
 from cursorish.core.workspace import WorkspaceGate
@@ -77,6 +79,8 @@ class RunSettings:
     command_timeout_s: float = 120.0
     concurrency: int = 8
     expose_local_files: tuple[str, ...] = ()  # provisioned local files the planner may read
+    # The OS sandbox of every process an agent starts (core/sandbox.py).
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
 
 
 @dataclass
@@ -696,7 +700,17 @@ class Orchestrator:
                 copy_ignored_files, self.repo.root, dest, spec.copy
             )
             gate.mark_checked_out()
-            await settled(run_setup_step, dest, spec, result, cancel)
+            await settled(
+                functools.partial(
+                    run_setup_step,
+                    sandbox=self.settings.sandbox,
+                    repo_root=self.repo.root,
+                ),
+                dest,
+                spec,
+                result,
+                cancel,
+            )
         except SetupFailed as exc:
             setup = exc.result.setup
             self.store.update_agent(agent_id, setup_output=setup.output if setup else "")
@@ -800,6 +814,8 @@ class Orchestrator:
             command_allowlist=s.command_allowlist,
             command_timeout_s=s.command_timeout_s,
             expose_local_files=s.expose_local_files,
+            sandbox=s.sandbox,
+            repo_root=self.repo.root,
             emit=self.emit,
             record_apply=lambda row: self.store.add_apply_attempt(agent_id, **row),
             ask=None if self.ask is None else (lambda command: self._ask(agent_id, command)),

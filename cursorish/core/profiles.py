@@ -42,6 +42,9 @@ class Profile:
     source: Path
     # What an untrusted repository profile asked for and did not get (see core/trust.py).
     ignored: tuple[str, ...] = ()
+    # Network inside the command sandbox; honoured only from a built-in or user profile,
+    # never from a repository's (see build_settings).
+    sandbox_network: bool = False
 
 
 def profile_dirs(repo_root: Path | None) -> list[Path]:
@@ -121,6 +124,7 @@ def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True)
         budgets=budgets,
         source=path,
         ignored=ignored,
+        sandbox_network=data.get("sandbox_network") is True,
     )
 
 

@@ -29,8 +29,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cursorish.errors import CursorishError, ExitCode
+from cursorish.errors import ConfigError, CursorishError, ExitCode
+
+if TYPE_CHECKING:
+    from cursorish.core.config import Config
 
 DEFAULT_DENY: tuple[str, ...] = (
     "~/.ssh",
@@ -71,6 +75,12 @@ INSTALL_HINT = (
     "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: "
     "`dnf install bubblewrap`), or run without a sandbox at your own risk with --no-sandbox "
     'or sandbox = "off" in your user config'
+)
+
+OFF_WARNING = (
+    "cursorish: WARNING: the sandbox is off (--no-sandbox / sandbox = \"off\"): agents' "
+    "commands run with your full rights: they can read your secrets, write anywhere you can "
+    "and reach the network"
 )
 
 
@@ -188,6 +198,33 @@ def _base_flags(*, network: bool) -> list[str]:
     return flags
 
 
+def default_cache_dir(worktree: Path) -> Path:
+    """The per-agent cache: `<state dir>/sandbox-cache/<agent id>` for an agent worktree."""
+    from cursorish.store.paths import cursorish_home
+
+    wt = Path(os.path.realpath(worktree))
+    if wt.parent.name == "worktrees":
+        return wt.parent.parent / "sandbox-cache" / wt.name
+    return cursorish_home() / "sandbox-cache" / _hash(str(wt))
+
+
+def policy_from_config(cfg: Config, *, network: bool | None = None) -> SandboxPolicy:
+    """The sandbox policy of the effective configuration (deny lists extend the defaults)."""
+    mode = cfg.get_str("sandbox").strip().lower()
+    if mode not in ("on", "off"):
+        raise ConfigError(f"sandbox must be on or off, got {mode!r} ({cfg.sources['sandbox']})")
+    return SandboxPolicy(
+        enabled=mode == "on",
+        network=bool(cfg["sandbox_network"]) if network is None else network,
+        deny=DEFAULT_DENY + tuple(cfg["sandbox_deny"]),
+        env_deny=DEFAULT_ENV_DENY + tuple(cfg["sandbox_env_deny"]),
+        cpu_seconds=cfg.get_int("sandbox_cpu_s"),
+        memory_mb=cfg.get_int("sandbox_memory_mb"),
+        processes=cfg.get_int("sandbox_processes"),
+        tmp_mb=cfg.get_int("sandbox_tmp_mb"),
+    )
+
+
 def cache_env(cache_dir: Path) -> dict[str, str]:
     """Variables that point build and package tools' caches at the per-agent cache dir."""
     c = str(cache_dir)
@@ -235,7 +272,8 @@ def sandbox_argv(
     args += ["--size", tmp_bytes, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     args += ["--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/tmp"]
 
-    hidden = _hidden_paths(policy, repo_root)
+    layout = _git_layout(wt, repo_root)
+    hidden = _hidden_paths(policy, repo_root, _checkouts(layout, wt))
     for path in hidden:
         args += _hide(path)
     if policy.network:
@@ -244,7 +282,8 @@ def sandbox_argv(
         if resolv.is_file() and str(resolv) != "/etc/resolv.conf":
             args += ["--ro-bind", str(resolv), str(resolv)]
 
-    args += _git_binds(wt, repo_root)
+    if layout is not None:
+        args += _git_binds(*layout)
     args += ["--bind", str(wt), str(wt)]
     git_file = wt / ".git"
     if git_file.is_file():
@@ -269,7 +308,9 @@ def _expand(path: str) -> Path:
     return Path(os.path.realpath(os.path.expanduser(os.path.expandvars(path))))
 
 
-def _hidden_paths(policy: SandboxPolicy, repo_root: Path | None) -> list[Path]:
+def _hidden_paths(
+    policy: SandboxPolicy, repo_root: Path | None, checkouts: list[Path]
+) -> list[Path]:
     from cursorish.core.config import user_config_path
     from cursorish.store.paths import cursorish_home
 
@@ -282,6 +323,7 @@ def _hidden_paths(policy: SandboxPolicy, repo_root: Path | None) -> list[Path]:
     paths = [_expand(p) for p in raw]
     if repo_root is not None:
         paths.append(Path(os.path.realpath(repo_root)))
+    paths += checkouts
     # Shallow first, so that a deeper path is hidden inside an already hidden parent in order.
     seen: set[Path] = set()
     result: list[Path] = []
@@ -327,18 +369,42 @@ def _repo_common_dir(repo_root: Path) -> Path | None:
     return _common_dir(gitdir) if gitdir is not None else None
 
 
-def _git_binds(wt: Path, repo_root: Path | None) -> list[str]:
-    """Read-only binds of exactly the git metadata a linked worktree needs."""
+def _git_layout(wt: Path, repo_root: Path | None) -> tuple[Path, Path] | None:
+    """(the worktree's own git dir, the repository's common dir), or None for a plain dir."""
     gitdir = _read_gitfile(wt / ".git")
     if gitdir is None:
-        return []
+        return None
     common = _common_dir(gitdir)
     expected = _repo_common_dir(Path(os.path.realpath(repo_root))) if repo_root else None
-    if expected is not None and (common != expected or gitdir.parent != common / "worktrees"):
+    if (expected is not None and common != expected) or gitdir.parent != common / "worktrees":
         raise SandboxError(
-            f"the worktree {wt} does not belong to the repository {repo_root} "
+            f"the worktree {wt} does not belong to the repository {repo_root or common} "
             f"(its .git points at {gitdir}); refusing to run commands in it"
         )
+    return gitdir, common
+
+
+def _checkouts(layout: tuple[Path, Path] | None, wt: Path) -> list[Path]:
+    """The repository's other checkouts: the main one and every other linked worktree."""
+    if layout is None:
+        return []
+    gitdir, common = layout
+    found: list[Path] = []
+    if common.name == ".git":
+        found.append(common.parent)
+    with contextlib.suppress(OSError):
+        for entry in (common / "worktrees").iterdir():
+            if entry == gitdir:
+                continue
+            with contextlib.suppress(OSError):
+                target = Path((entry / "gitdir").read_text("utf-8").strip())
+                if target.name == ".git" and target.parent != wt:
+                    found.append(Path(os.path.realpath(target.parent)))
+    return found
+
+
+def _git_binds(gitdir: Path, common: Path) -> list[str]:
+    """Read-only binds of exactly the git metadata a linked worktree needs."""
     binds: list[str] = []
     # Hide the whole common dir first (hooks, config, other worktrees' git dirs), then
     # re-expose the parts git reads.
