@@ -189,7 +189,11 @@ def command_parser() -> argparse.ArgumentParser:
     bs = b_sub.add_parser("spec", help="speculative edits vs vanilla greedy decoding")
     src = bs.add_mutually_exclusive_group()
     src.add_argument("--model", metavar="PATH", help="a real GGUF apply model")
-    src.add_argument("--synthetic", choices=("tiny", "0.5b"), help="a generated random model")
+    src.add_argument(
+        "--synthetic",
+        choices=("tiny", "bpe", "0.5b"),
+        help="a generated random model (bpe: a byte-level BPE vocabulary trained on code)",
+    )
     bs.add_argument("--cases", type=COUNT, default=6)
     bs.add_argument("--max-tokens", type=int, default=None)
     bs.add_argument("--json", action="store_true")

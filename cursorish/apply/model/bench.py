@@ -16,6 +16,11 @@ writes nonsense that never copies the original, so there the draft source is the
 output with 1-4 edit-like regions changed (inserted, deleted and replaced spans, about 5-15%
 of the tokens, seeded) — the situation of an apply where most of the file is unchanged. The
 model itself is not made copy-friendly: both decoders run the same weights.
+
+On the `bpe` preset (a byte-level BPE vocabulary, as real models have) the edits are made to the
+TEXT and each edited window (the edit plus a few tokens either side) is tokenized again, so the
+draft's tokens and the answer's tokens disagree at the edges of every edit the way an
+original's and a real answer's do (`perturb_retokenized`); the summary counts those windows.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from cursorish.apply.model.backend import LocalApplyModel, PreparedApply
@@ -47,6 +53,7 @@ class CaseResult:
     spec_s: float
     accepted: int
     drafted: int
+    misaligned_windows: int = 0  # edited windows whose re-tokenized edges differ (bpe only)
 
     @property
     def calls_per_token(self) -> float:
@@ -73,6 +80,84 @@ def perturb(tokens: list[int], seed: int, vocab: list[int]) -> list[int]:
         else:
             out[start : start + size] = fresh
     return out
+
+
+# Text an edit puts into the answer: identifiers that run on from their neighbours, operators,
+# whole lines, indentation, so the BPE merges across the edit's edges change.
+_EDIT_TEXTS = (
+    "_id",
+    "count",
+    " + 1",
+    "self.value",
+    "return None\n",
+    "\n    ",
+    "(x)",
+    ", total",
+    " # note",
+    "ing",
+    "s",
+    "\n\n",
+    "    if not items:\n        return []\n",
+)
+
+
+def perturb_retokenized(
+    tokens: list[int],
+    seed: int,
+    piece: Callable[[int], bytes],
+    tokenize: Callable[[str], list[int]],
+) -> tuple[list[int], int]:
+    """`tokens` with 1-4 text edits (at any byte, often inside a token), each window around
+    an edit tokenized again as a whole.
+
+    Returns the new tokens and how many windows disagree with the old tokens beyond the edited
+    bytes: the old and new tokens there cover the same text but are split differently (an
+    edit that cuts a token does that, and so do BPE merges across the edit's edges).
+    """
+    rng = random.Random(seed)
+    out = list(tokens)
+    n = len(out)
+    if n < 40:
+        return out, 0
+    regions = rng.randint(1, 4)
+    starts = sorted(rng.sample(range(n // 20, n - 10), regions), reverse=True)
+    misaligned = 0
+    previous = n
+    for start in starts:
+        end = min(start + rng.randint(1, max(1, n // 40)), previous)
+        left, right = max(0, start - rng.randint(2, 4)), min(previous, end + rng.randint(2, 4))
+        if start >= end:
+            continue
+        pieces = [piece(t) for t in out[left:right]]
+        text = b"".join(pieces)
+        a = sum(len(x) for x in pieces[: start - left])
+        b = a + sum(len(x) for x in pieces[start - left : end - left])
+        cut = rng.randint(a, b)
+        stop = rng.randint(cut, b)
+        fresh = rng.choice(_EDIT_TEXTS).encode()
+        kind = rng.choice(("insert", "delete", "replace"))
+        if kind == "insert" or (kind == "delete" and stop == cut):
+            stop = cut if kind == "insert" else min(len(text), cut + 1)
+        edited = text[:cut] + (b"" if kind == "delete" else fresh) + text[stop:]
+        window = tokenize(edited.decode("utf-8", "replace"))
+        old = out[left:right]
+        same_head = _common_bytes(old, window, piece)
+        same_tail = _common_bytes(old[::-1], window[::-1], piece)
+        if same_head < cut or same_tail < len(text) - stop:
+            misaligned += 1
+        out[left:right] = window
+        previous = left
+    return out, misaligned
+
+
+def _common_bytes(a: list[int], b: list[int], piece: Callable[[int], bytes]) -> int:
+    """Bytes covered by the common leading tokens of `a` and `b`."""
+    covered = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        covered += len(piece(x))
+    return covered
 
 
 def bench_cases(count: int) -> list[tuple[str, str]]:
@@ -116,6 +201,7 @@ def run_case(
     *,
     synthetic: bool,
     max_tokens: int,
+    retokenize: bool = False,
 ) -> CaseResult:
     def decoder(engine: LlamaEngine, drafter: Drafter | None = None) -> GreedyDecoder:
         return GreedyDecoder(
@@ -138,7 +224,12 @@ def run_case(
         vanilla.step()
     reference = vanilla.result()
     source = prepared.original
-    if synthetic:
+    misaligned = 0
+    if synthetic and retokenize:
+        source, misaligned = perturb_retokenized(
+            reference.tokens, 1000 + case, model.model.token_bytes, model.model.tokenize
+        )
+    elif synthetic:
         source = perturb(reference.tokens, seed=1000 + case, vocab=sorted(set(prepared.original)))
     single = decoder(engines.single)
     spec = decoder(engines.spec, Drafter(source, prepared.sketch))
@@ -163,6 +254,7 @@ def run_case(
         spec_s=spec_result.stats.decode_s,
         accepted=spec_result.stats.accepted,
         drafted=spec_result.stats.drafted,
+        misaligned_windows=misaligned,
     )
 
 
@@ -189,6 +281,7 @@ def summarize(results: list[CaseResult]) -> dict[str, object]:
         "spec_tok_s": round(spec_tok_s, 2),
         "speedup": round(spec_tok_s / best_plain, 3) if best_plain else 0.0,
         "speedup_vs_padded_vanilla": round(spec_tok_s / vanilla_tok_s, 3) if vanilla_tok_s else 0.0,
+        "misaligned_windows": sum(r.misaligned_windows for r in results),
     }
 
 
@@ -226,7 +319,15 @@ def cmd_bench_spec(args: argparse.Namespace) -> int:
     n_ctx = max(len(p.prompt) + limit + model.min_rows for p, limit in requests)
     engines = BenchEngines(model, min(model.max_ctx, n_ctx))
     for i, (prepared, limit) in enumerate(requests):
-        result = run_case(model, engines, i, prepared, synthetic=synthetic, max_tokens=limit)
+        result = run_case(
+            model,
+            engines,
+            i,
+            prepared,
+            synthetic=synthetic,
+            max_tokens=limit,
+            retokenize=preset == "bpe",
+        )
         results.append(result)
         line = (
             f"case {i}: {result.tokens} tokens | vanilla {result.vanilla_calls} calls "
@@ -249,6 +350,12 @@ def cmd_bench_spec(args: argparse.Namespace) -> int:
             f"speed-up {summary['speedup']}x; identical: {str(summary['identical']).lower()}",
             file=out,
         )
+        if preset == "bpe":
+            print(
+                f"draft edits re-tokenized: {summary['misaligned_windows']} edited windows whose "
+                "tokens disagree with the answer's at their edges",
+                file=out,
+            )
     engines.close()
     model.close()
     return 0 if summary["identical"] else 1

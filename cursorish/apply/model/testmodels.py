@@ -5,9 +5,10 @@ written by this module: seeded random weights (deterministic), a SentencePiece-s
 vocabulary of byte tokens `<0xNN>` plus printable characters and code fragments. They write
 nonsense, but greedy decoding is deterministic, which is all "speculative == vanilla" needs.
 
-Presets: `tiny` (a few hundred KB, written into a test's tmp dir in well under a second) and
-`0.5b` (realistic shape: >= 0.3 B parameters, 24 layers, q8_0), cached under
-`$XDG_CACHE_HOME/cursorish/models/` and reused.
+Presets: `tiny` (a few hundred KB, written into a test's tmp dir in well under a second),
+`bpe` (the tiny shape with a byte-level BPE vocabulary of 4096 tokens trained on cursorish's own
+source, as real apply models have; see `bpe.py`) and `0.5b` (realistic shape: >= 0.3 B
+parameters, 24 layers, q8_0), cached under `$XDG_CACHE_HOME/cursorish/models/` and reused.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -168,12 +170,15 @@ class SynthSpec:
     weight_type: str  # "f32" | "f16" | "q8_0"
     rich_vocab: bool  # code fragments and character pairs (a few thousand tokens) vs ~400
     seed: int = 0
+    tokenizer: str = "spm"  # "spm": SentencePiece-style with byte tokens; "bpe": GPT-2 style
 
 
 PRESETS: dict[str, SynthSpec] = {
     "tiny": SynthSpec("tiny", 64, 2, 4, 2, 128, 4096, "f32", rich_vocab=False),
+    "bpe": SynthSpec("bpe", 64, 2, 4, 2, 128, 4096, "f32", rich_vocab=False, tokenizer="bpe"),
     "0.5b": SynthSpec("0.5b", 1024, 24, 16, 8, 3072, 8192, "q8_0", rich_vocab=True),
 }
+BPE_VOCAB_SIZE = 4096  # trained merges + specials (a multiple of 64, so no padding is added)
 
 
 def build_vocab(rich: bool) -> tuple[list[str], list[float], list[int]]:
@@ -220,8 +225,7 @@ def build_vocab(rich: bool) -> tuple[list[str], list[float], list[int]]:
     return tokens, scores, types
 
 
-def _never_emitted(spec: SynthSpec) -> list[int]:
-    _, _, types = build_vocab(spec.rich_vocab)
+def _never_emitted(types: list[int]) -> list[int]:
     return [i for i, kind in enumerate(types) if kind in (2, 3, 5)]
 
 
@@ -236,18 +240,23 @@ def synthetic_model_path(preset: str, cache_dir: Path | None = None) -> Path:
     if spec is None:
         raise ValueError(f"unknown synthetic preset {preset!r}; choose one of {', '.join(PRESETS)}")
     directory = cache_dir if cache_dir is not None else default_cache_dir()
-    path = directory / f"cursorish-synth-{spec.name}-v{FORMAT_VERSION}-s{spec.seed}.gguf"
+    tag = ""
+    if spec.tokenizer == "bpe":
+        from cursorish.apply.model.bpe import corpus_digest, corpus_files
+
+        tag = "-c" + corpus_digest(corpus_files())  # the vocabulary follows the source tree
+    path = directory / f"cursorish-synth-{spec.name}-v{FORMAT_VERSION}-s{spec.seed}{tag}.gguf"
     if not path.exists():
         write_synthetic_model(path, spec)
         # Older format versions of the same preset are dead weight (the 0.5b one is ~325 MB).
-        for stale in directory.glob(f"cursorish-synth-{spec.name}-v*-s{spec.seed}.gguf"):
+        for stale in directory.glob(f"cursorish-synth-{spec.name}-v*-s{spec.seed}*.gguf"):
             if stale != path:
                 stale.unlink(missing_ok=True)
     return path
 
 
 def parameter_count(spec: SynthSpec) -> int:
-    n_vocab = len(build_vocab(spec.rich_vocab)[0])
+    n_vocab = BPE_VOCAB_SIZE if spec.tokenizer == "bpe" else len(build_vocab(spec.rich_vocab)[0])
     return sum(int(np.prod(shape)) for _, shape, _ in _tensor_plan(spec, n_vocab))
 
 
@@ -271,7 +280,7 @@ def _tensor_plan(spec: SynthSpec, n_vocab: int) -> Iterator[tuple[str, tuple[int
 
 
 def _init(
-    rng: np.random.Generator, shape: tuple[int, ...], role: str, spec: SynthSpec
+    rng: np.random.Generator, shape: tuple[int, ...], role: str, silent: list[int]
 ) -> np.ndarray:
     """Random weights scaled so the residual stream neither explodes nor collapses.
 
@@ -294,7 +303,7 @@ def _init(
         # Control tokens (EOS, <|im_end|>, ...) and padding are never the argmax: a random model
         # would otherwise stop after a handful of tokens in some prompts. Both decoders see the
         # same weights, so this favours neither.
-        data[_never_emitted(spec)] = 0.0
+        data[silent] = 0.0
     return data
 
 
@@ -324,8 +333,17 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
     """Write `spec` as a GGUF file at `path` (atomically: a temp file renamed into place)."""
     import gguf
 
-    tokens, scores, types = build_vocab(spec.rich_vocab)
+    merges: list[str] = []
+    scores: list[float] = []
+    if spec.tokenizer == "bpe":
+        from cursorish.apply.model.bpe import corpus_files, train_bpe
+
+        vocab = train_bpe(corpus_files(), BPE_VOCAB_SIZE)
+        tokens, types, merges = vocab.tokens, vocab.types, vocab.merges
+    else:
+        tokens, scores, types = build_vocab(spec.rich_vocab)
     n_vocab = len(tokens)
+    silent = _never_emitted(types)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     os.close(fd)
@@ -344,16 +362,19 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
         writer.add_vocab_size(n_vocab)
         file_type = {"f32": 0, "f16": 1, "q8_0": 7}[spec.weight_type]
         writer.add_file_type(file_type)
-        writer.add_tokenizer_model("llama")
-        writer.add_token_list(tokens)
-        writer.add_token_scores(scores)
-        writer.add_token_types(types)
-        writer.add_bos_token_id(BOS_ID)
-        writer.add_eos_token_id(EOS_ID)
-        writer.add_uint32("tokenizer.ggml.unknown_token_id", 0)
-        writer.add_add_bos_token(True)
-        writer.add_add_eos_token(False)
-        writer.add_add_space_prefix(False)
+        if spec.tokenizer == "bpe":
+            _add_bpe_tokenizer(writer, tokens, types, merges)
+        else:
+            writer.add_tokenizer_model("llama")
+            writer.add_token_list(tokens)
+            writer.add_token_scores(scores)
+            writer.add_token_types(types)
+            writer.add_bos_token_id(BOS_ID)
+            writer.add_eos_token_id(EOS_ID)
+            writer.add_uint32("tokenizer.ggml.unknown_token_id", 0)
+            writer.add_add_bos_token(True)
+            writer.add_add_eos_token(False)
+            writer.add_add_space_prefix(False)
         plan = list(_tensor_plan(spec, n_vocab))
         for name, shape, role in plan:
             kind = _tensor_type(spec, role, shape)
@@ -373,7 +394,7 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
         # Tensors are generated one at a time and streamed out: the 0.5b model never sits in RAM.
         rng = np.random.default_rng(spec.seed)
         for _name, shape, role in plan:
-            data = _init(rng, shape, role, spec)
+            data = _init(rng, shape, role, silent)
             writer.write_tensor_data(_encode_tensor(data, _tensor_type(spec, role, shape)))
         writer.close()
         os.chmod(tmp_name, 0o644)  # mkstemp makes it private; a model cache is not secret
@@ -382,3 +403,20 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     return path
+
+
+def _add_bpe_tokenizer(writer: Any, tokens: list[str], types: list[int], merges: list[str]) -> None:
+    """A GPT-2 style tokenizer as llama.cpp reads it (as converted Qwen2 models carry it)."""
+    from cursorish.apply.model.bpe import ENDOFTEXT_ID, IM_END_ID, PRE_TOKENIZER
+
+    writer.add_tokenizer_model("gpt2")
+    writer.add_tokenizer_pre(PRE_TOKENIZER)
+    writer.add_token_list(tokens)
+    writer.add_token_types(types)
+    writer.add_token_merges(merges)
+    writer.add_bos_token_id(ENDOFTEXT_ID)
+    writer.add_eos_token_id(IM_END_ID)
+    writer.add_eot_token_id(IM_END_ID)
+    writer.add_pad_token_id(ENDOFTEXT_ID)
+    writer.add_add_bos_token(False)  # Qwen2 does not prepend one either
+    writer.add_add_eos_token(False)

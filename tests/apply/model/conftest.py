@@ -1,4 +1,4 @@
-"""Shared fixtures: one tiny synthetic GGUF model per test session, loaded once."""
+"""Shared fixtures: the tiny and BPE synthetic GGUF models, each written and loaded once."""
 
 from __future__ import annotations
 
@@ -20,6 +20,18 @@ def tiny_model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_model(tiny_model_path: Path) -> Iterator[LocalApplyModel]:
     model = LocalApplyModel(tiny_model_path, profile="fastapply")
+    yield model
+    model.close()
+
+
+@pytest.fixture(scope="session")
+def bpe_model_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return synthetic_model_path("bpe", tmp_path_factory.mktemp("bpe-models"))
+
+
+@pytest.fixture(scope="session")
+def bpe_model(bpe_model_path: Path) -> Iterator[LocalApplyModel]:
+    model = LocalApplyModel(bpe_model_path, profile="fastapply")
     yield model
     model.close()
 
