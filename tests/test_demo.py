@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,35 @@ def test_demo_refuses_a_non_empty_directory(
     assert main(["demo", "--dir", str(tmp_path)]) == 2
     assert "not empty" in capsys.readouterr().err
     assert (tmp_path / "x.txt").read_text() == "mine\n"
+
+
+def test_demo_format_js_change_is_two_chunks_decided_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The edit of formatName and the new shout() at the end are five lines apart: one git
+    # hunk, two review chunks. Accepting one and rejecting the other keeps exactly the first.
+    target = tmp_path / "sample"
+    assert main(["demo", "--dir", str(target), "--latency", "0"]) == 0
+    branches = git(target, "branch", "--list", "cursorish/*", "--format=%(refname:short)").split()
+    js = next(b for b in branches if "web/format.js" in git(target, "diff", "--name-only", b))
+    capsys.readouterr()
+
+    def review(*argv: str) -> dict[str, Any]:
+        assert main(["review", js, *argv, "--repo", str(target), "--json"]) == 0
+        data: dict[str, Any] = json.loads(capsys.readouterr().out)
+        return data
+
+    (f,) = review("--list")["files"]
+    first, second = f["hunks"]
+    assert [ln for ln in first["lines"] if ln[0] != " "] == [
+        "-  return `${first} ${last}`;",
+        "+  return `${first.trim()} ${last.trim()}`;",
+    ]
+    assert "+function shout(text) {" in second["lines"]
+    review("--accept", first["id"])
+    review("--reject", second["id"])
+    done = review("--commit")
+    assert done["counts"] == {"pending": 0, "accepted": 1, "rejected": 1}
+    kept = git(target, "show", f"{js}:web/format.js")
+    assert "${first.trim()} ${last.trim()}" in kept
+    assert "shout" not in kept

@@ -582,8 +582,9 @@ def _whole_file(f: FileDiff) -> FileDiff:
         old_count=sum(h.old_count for h in f.hunks),
         new_start=first.new_start if first else 0,
         new_count=sum(h.new_count for h in f.hunks),
-        lines=tuple(line for h in f.hunks for line in h.lines),
-        raw=b"".join(h.raw for h in f.hunks),
+        # dict: a context line two chunks share is shown once
+        lines=tuple(dict.fromkeys(line for h in f.hunks for line in h.lines)),
+        raw=f.body,  # git's own hunks: chunks cut from one hunk share context lines
     )
     return replace(f, hunks=(pseudo,))
 

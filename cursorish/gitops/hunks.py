@@ -1,9 +1,13 @@
-"""Hunks: the unit of review. Parses `git diff` output into files and hunks with stable ids,
-and rebuilds a git-apply-able patch for any single hunk.
+"""Chunks: the unit of review. Parses `git diff` output into files and chunks with stable ids,
+and rebuilds a git-apply-able patch for any single chunk.
 
-A hunk's id is a hash of its path and its lines (not its line numbers), so it survives other
-hunks of the same file being accepted or rejected first; a script can pass ids it printed
-earlier (`cursorish review --accept ID`). Lines are kept as bytes for the patch (CRLF,
+A chunk is one change block: a run of added/removed lines with up to three context lines
+around it. Git's hunk glues changes up to six lines apart into one; each git hunk is cut into
+its blocks here (the `Hunk` type holds a chunk), so accepting or rejecting one never stages
+or reverts its neighbour. A chunk's id is a hash of its path, its changed lines and the one
+unchanged line on each side (not its line numbers), so it survives other chunks of the same
+file being accepted or rejected first; a script can pass ids it printed earlier
+(`cursorish review --accept ID`). Lines are kept as bytes for the patch (CRLF,
 non-UTF-8 and "No newline at end of file" markers round-trip exactly) and as text for display.
 """
 
@@ -12,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cursorish.gitops._git import run_git
@@ -76,6 +80,7 @@ class FileDiff:
     binary: bool
     header: bytes = field(repr=False)  # "diff --git ..." up to the first "@@", as printed
     hunks: tuple[Hunk, ...] = ()
+    body: bytes = field(default=b"", repr=False)  # git's hunks as printed (before chunking)
 
     @property
     def added(self) -> int:
@@ -88,7 +93,7 @@ class FileDiff:
     def patch(self, hunk: Hunk | None = None) -> bytes:
         """A patch for `git apply` with just `hunk` (or the whole file when None)."""
         if hunk is None:
-            return self.header + b"".join(h.raw for h in self.hunks)
+            return self.header + self.body
         return self.header + hunk.raw
 
 
@@ -123,11 +128,11 @@ def _parse_file(chunk: bytes) -> FileDiff:
         end = start + 1
         while end < len(lines) and not lines[end].startswith(b"@@ "):
             end += 1
-        hunk = _parse_hunk(path, lines[start:end], seen)
-        hunks.append(hunk)
+        hunks += _parse_hunk(path, lines[start:end], seen)
         start = end
     renamed_from = old_path if status in ("R", "C") else None
-    return FileDiff(path, renamed_from, status, binary, header, tuple(hunks))
+    body = b"".join(lines[first_hunk:])
+    return FileDiff(path, renamed_from, status, binary, header, tuple(hunks), body)
 
 
 def _unquote(name: bytes) -> str:
@@ -216,7 +221,18 @@ def _split_git_line(rest: bytes) -> tuple[str, str, str]:
     return _unquote(a), "", _unquote(b"b/" + b)
 
 
-def _parse_hunk(path: str, lines: list[bytes], seen: dict[str, int]) -> Hunk:
+@dataclass
+class _Item:
+    """One line of a git hunk while it is being cut into chunks."""
+
+    line: DiffLine
+    raw: bytes  # as git printed it, with a following "\\ No newline" line when there is one
+    old_at: int  # the old-side line number this line starts at (or would, for "+")
+    new_at: int
+
+
+def _parse_hunk(path: str, lines: list[bytes], seen: dict[str, int]) -> list[Hunk]:
+    """One git hunk cut into its chunks (see `_chunk`)."""
     head = lines[0]
     m = _HUNK_RE.match(head)
     if m is None:  # pragma: no cover - git always prints a well-formed header
@@ -224,17 +240,17 @@ def _parse_hunk(path: str, lines: list[bytes], seen: dict[str, int]) -> Hunk:
     old_start, new_start = int(m.group(1)), int(m.group(3))
     old_count = int(m.group(2)) if m.group(2) is not None else 1
     new_count = int(m.group(4)) if m.group(4) is not None else 1
-    parsed: list[DiffLine] = []
-    old_no, new_no = old_start, new_start
-    digest = hashlib.sha1(os.fsencode(path) + b"\0", usedforsecurity=False)
+    items: list[_Item] = []
+    # A count of 0 puts the start on the line before (git's convention for "nothing here").
+    old_no = old_start if old_count else old_start + 1
+    new_no = new_start if new_count else new_start + 1
     for raw in lines[1:]:
         body = raw[:-1] if raw.endswith(b"\n") else raw
         if body == NO_NEWLINE:
-            if parsed:
-                parsed[-1] = DiffLine(
-                    parsed[-1].kind, parsed[-1].text, parsed[-1].old_no, parsed[-1].new_no, True
-                )
-            digest.update(b"\\\n")
+            if items:
+                last = items[-1]
+                last.line = replace(last.line, no_newline=True)
+                last.raw += raw
             continue
         kind = chr(body[0]) if body else " "
         content = body[1:]
@@ -242,29 +258,106 @@ def _parse_hunk(path: str, lines: list[bytes], seen: dict[str, int]) -> Hunk:
             content = content[:-1]
         text = content.decode("utf-8", "surrogateescape")
         if kind == "+":
-            parsed.append(DiffLine("+", text, None, new_no))
-            new_no += 1
+            line = DiffLine("+", text, None, new_no)
         elif kind == "-":
-            parsed.append(DiffLine("-", text, old_no, None))
-            old_no += 1
+            line = DiffLine("-", text, old_no, None)
         else:
-            parsed.append(DiffLine(" ", text, old_no, new_no))
-            old_no += 1
-            new_no += 1
-        digest.update(body + b"\n")
-    hunk_id = digest.hexdigest()[:8]
-    count = seen.get(hunk_id, 0)
-    seen[hunk_id] = count + 1
-    if count:  # two identical hunks in one file: keep ids distinct and still stable
-        hunk_id = hashlib.sha1(f"{hunk_id}:{count}".encode(), usedforsecurity=False).hexdigest()[:8]
+            kind = " "
+            line = DiffLine(" ", text, old_no, new_no)
+        items.append(_Item(line, raw, old_no, new_no))
+        old_no += kind != "+"
+        new_no += kind != "-"
+    blocks = _blocks(items)
+    if len(blocks) <= 1:  # already one chunk: keep git's own bytes and header
+        s, e = blocks[0] if blocks else (0, 0)
+        hunk_id = _chunk_id(path, items, s, e, seen)
+        return [
+            Hunk(
+                id=hunk_id,
+                path=path,
+                header=_text(head.rstrip(b"\r\n")),
+                old_start=old_start,
+                old_count=old_count,
+                new_start=new_start,
+                new_count=new_count,
+                lines=tuple(item.line for item in items),
+                raw=b"".join(lines),
+            )
+        ]
+    chunks = []
+    funcname = head[m.end() :].rstrip(b"\r\n")
+    for n, (s, e) in enumerate(blocks):
+        lo = max(blocks[n - 1][1] if n else 0, s - CONTEXT)
+        hi = min(blocks[n + 1][0] if n + 1 < len(blocks) else len(items), e + CONTEXT)
+        chunks.append(_chunk(path, items, lo, hi, (s, e), funcname if n == 0 else b"", seen))
+    return chunks
+
+
+CONTEXT = 3  # lines of context around a chunk (what --unified=3 gives a lone change)
+
+
+def _blocks(items: list[_Item]) -> list[tuple[int, int]]:
+    """[start, end) of each run of added/removed lines."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(items):
+        if items[i].line.kind == " ":
+            i += 1
+            continue
+        j = i
+        while j < len(items) and items[j].line.kind != " ":
+            j += 1
+        out.append((i, j))
+        i = j
+    return out
+
+
+def _chunk(
+    path: str,
+    items: list[_Item],
+    lo: int,
+    hi: int,
+    block: tuple[int, int],
+    funcname: bytes,
+    seen: dict[str, int],
+) -> Hunk:
+    """The chunk of `block` with the context lines items[lo:hi] around it, as a hunk of its
+    own: header recomputed, bytes copied from git's (so CRLF and markers round-trip)."""
+    part = items[lo:hi]
+    old_count = sum(1 for it in part if it.line.kind != "+")
+    new_count = sum(1 for it in part if it.line.kind != "-")
+    old_start = part[0].old_at if old_count else part[0].old_at - 1
+    new_start = part[0].new_at if new_count else part[0].new_at - 1
+    head = b"@@ -%d,%d +%d,%d @@" % (old_start, old_count, new_start, new_count) + funcname
     return Hunk(
-        id=hunk_id,
+        id=_chunk_id(path, items, *block, seen),
         path=path,
-        header=head.rstrip(b"\r\n").decode("utf-8", "surrogateescape"),
+        header=_text(head),
         old_start=old_start,
         old_count=old_count,
         new_start=new_start,
         new_count=new_count,
-        lines=tuple(parsed),
-        raw=b"".join(lines),
+        lines=tuple(it.line for it in part),
+        raw=head + b"\n" + b"".join(it.raw for it in part),
     )
+
+
+def _chunk_id(path: str, items: list[_Item], s: int, e: int, seen: dict[str, int]) -> str:
+    """A hash of the path, the changed lines and the one unchanged line on each side of them.
+    Those neighbours are never part of another chunk, so deciding a chunk next to this one
+    leaves its id alone (wider context would not: it can reach into the neighbour)."""
+    digest = hashlib.sha1(os.fsencode(path) + b"\0", usedforsecurity=False)
+    digest.update(items[s - 1].raw if s > 0 else b"^\n")
+    for item in items[s:e]:
+        digest.update(item.raw)
+    digest.update(items[e].raw if e < len(items) else b"$\n")
+    hunk_id = digest.hexdigest()[:8]
+    count = seen.get(hunk_id, 0)
+    seen[hunk_id] = count + 1
+    if count:  # two identical chunks in one file: keep ids distinct
+        hunk_id = hashlib.sha1(f"{hunk_id}:{count}".encode(), usedforsecurity=False).hexdigest()[:8]
+    return hunk_id
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
