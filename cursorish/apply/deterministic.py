@@ -1,7 +1,8 @@
 """The deterministic apply engine: merge a planner's sketch into the original file, or refuse.
 
 `merge` never raises: every failure, including a bug, comes back as `Refused` with a reason, so
-the router can hand the sketch to the model engine instead.
+the router can hand the sketch to the model engine instead. Every merge is checked by
+`verify.verify_merge` before it is returned.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from cursorish.apply.plain import merge_plain
 from cursorish.apply.result import ApplyOutcome, Merged, Refused
 from cursorish.apply.search_replace import merge_search_replace
 from cursorish.apply.sketch import detect_format, strip_fences
-from cursorish.apply.syntax import new_errors
 from cursorish.apply.textio import sketch_lines
+from cursorish.apply.verify import verify_merge
 
 ENGINE = "deterministic"
 
@@ -40,7 +41,8 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
                 ENGINE,
                 fmt,
             )
-        problem = new_errors(original, text, lang.name) if lang.has_grammar else None
+        # The verifier is written apart from the merge; it also runs the syntax check.
+        problem = verify_merge(original, sketch, text, path=path)
         if problem:
             return Refused(problem, ENGINE, fmt)
         return Merged(text, ENGINE, fmt)

@@ -1,0 +1,134 @@
+"""The merge verifier: what it accepts (explained changes) and what it refuses, with reasons."""
+
+from __future__ import annotations
+
+from cursorish.apply.verify import verify_merge
+
+ORIGINAL = """\
+import os
+
+
+def load(path):
+    with open(path) as handle:
+        data = handle.read()
+    return data.strip()
+
+
+def save(path, data):
+    with open(path, "w") as handle:
+        handle.write(data)
+
+
+def remove(path):
+    os.remove(path)
+"""
+
+SKETCH = """\
+# ... existing code ...
+def save(path, data):
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(data)
+# ... existing code ...
+"""
+
+GOOD = ORIGINAL.replace('open(path, "w")', 'open(path, "w", encoding="utf-8")')
+
+
+def test_a_correct_merge_is_accepted() -> None:
+    assert verify_merge(ORIGINAL, SKETCH, GOOD, path="m.py") is None
+
+
+def test_a_whole_file_sketch_is_accepted() -> None:
+    assert verify_merge(ORIGINAL, GOOD, GOOD, path="m.py") is None
+
+
+def test_a_sketch_line_missing_from_the_result_is_refused() -> None:
+    reason = verify_merge(ORIGINAL, SKETCH, ORIGINAL.replace("os.remove", "os.unlink"), path="m.py")
+    assert reason is not None
+    assert "sketch lines from line 2" in reason
+
+
+def test_a_line_from_nowhere_is_refused() -> None:
+    bad = GOOD.replace("    os.remove(path)\n", "    os.remove(path)\n    print('gone')\n")
+    reason = verify_merge(ORIGINAL, SKETCH, bad, path="m.py")
+    assert reason is not None
+    assert "neither from the sketch nor from the original" in reason
+    assert "print('gone')" in reason
+
+
+def test_a_deletion_under_a_marker_is_refused() -> None:
+    bad = GOOD.replace("    return data.strip()\n", "")
+    reason = verify_merge(ORIGINAL, SKETCH, bad, path="m.py")
+    assert reason is not None
+    assert "original line 7" in reason
+
+
+def test_a_deletion_between_adjacent_sketch_lines_is_accepted() -> None:
+    sketch = """\
+# ... existing code ...
+def load(path):
+    with open(path) as handle:
+        data = handle.read()
+    return data
+# ... existing code ...
+"""
+    good = ORIGINAL.replace("    return data.strip()\n", "    return data\n")
+    assert verify_merge(ORIGINAL, sketch, good, path="m.py") is None
+    # The sketch leaves out a line between two lines it shows next to each other: deleted.
+    sketch_deleting = sketch.replace("        data = handle.read()\n", "")
+    deleting = good.replace("        data = handle.read()\n", "")
+    assert verify_merge(ORIGINAL, sketch_deleting, deleting, path="m.py") is None
+
+
+def test_a_block_kept_beside_its_replacement_is_refused() -> None:
+    original = "def f():\n    return compute_the_value(1)\n\n\ndef g():\n    return 2\n"
+    sketch = "def f():\n    return compute_the_value(1) + 1\n# ... existing code ...\n"
+    kept_beside = (
+        "def f():\n    return compute_the_value(1) + 1\ndef f():\n    return compute_the_value(1)\n"
+        "\n\ndef g():\n    return 2\n"
+    )
+    assert verify_merge(original, sketch, kept_beside, path="m.py") is not None
+
+
+def test_a_chunk_re_indented_unevenly_is_refused() -> None:
+    original = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"
+    sketch = "class A:\n    def f(self):\n        return 10\n    # ... existing code ...\n"
+    good = original.replace("return 1\n", "return 10\n")
+    assert verify_merge(original, sketch, good, path="m.py") is None
+    flattened = original.replace("        return 1\n", "    return 10\n")
+    reason = verify_merge(original, sketch, flattened, path="m.py")
+    assert reason is not None
+
+
+def test_spaces_in_a_tab_indented_file_are_refused() -> None:
+    original = (
+        "package m\n\nfunc f() int {\n\tx := 1\n\ty := 2\n\treturn x\n}\n\n"
+        "func g() int {\n\treturn 2\n}\n"
+    )
+    sketch = "func f() int {\n    x := 1\n    y := 3\n    return x\n}\n// ... existing code ...\n"
+    good = original.replace("\ty := 2", "\ty := 3")
+    assert verify_merge(original, sketch, good, path="m.go") is None
+    spaced = original.replace("\ty := 2", "    y := 3")
+    reason = verify_merge(original, sketch, spaced, path="m.go")
+    assert reason is not None
+    assert "spaces in a file indented with tabs" in reason
+
+
+def test_a_tail_cut_after_a_sketch_without_trailing_marker_is_refused() -> None:
+    body = "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(6))
+    original = "import os\n\n\n" + body
+    sketch = "# ... existing code ...\ndef f1():\n    return 100\n"
+    cut = "import os\n\n\ndef f0():\n    return 0\n\n\ndef f1():\n    return 100\n"
+    reason = verify_merge(original, sketch, cut, path="m.py")
+    assert reason is not None
+    assert "end of the file" in reason
+    kept = original.replace("    return 1\n", "    return 100\n")
+    assert verify_merge(original, sketch, kept, path="m.py") is None
+
+
+def test_new_syntax_errors_are_refused() -> None:
+    sketch = "# ... existing code ...\ndef remove(path):\n    os.remove(path\n"
+    broken = ORIGINAL.replace("os.remove(path)", "os.remove(path")
+    reason = verify_merge(ORIGINAL, sketch, broken, path="m.py")
+    assert reason is not None
+    assert "syntax error" in reason
