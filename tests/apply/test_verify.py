@@ -91,7 +91,9 @@ def test_a_block_kept_beside_its_replacement_is_refused() -> None:
 
 
 def test_a_chunk_re_indented_unevenly_is_refused() -> None:
-    original = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"
+    original = (
+        "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"
+    )
     sketch = "class A:\n    def f(self):\n        return 10\n    # ... existing code ...\n"
     good = original.replace("return 1\n", "return 10\n")
     assert verify_merge(original, sketch, good, path="m.py") is None
