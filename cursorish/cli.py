@@ -37,6 +37,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "compare": ("cursorish.review_cli", "cmd_compare"),
     "bench tui": ("cursorish.tui.bench", "cmd_bench_tui"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),
+    "chat": ("cursorish.chat_cli", "cmd_chat"),
 }
 SUBCOMMANDS = (
     "demo",
@@ -53,6 +54,7 @@ SUBCOMMANDS = (
     "merge",
     "compare",
     "trust",
+    "chat",
 )
 
 
@@ -131,7 +133,8 @@ def task_parser() -> argparse.ArgumentParser:
         "and branch.",
         epilog="with no arguments, opens the app (cursorish tui). commands: tui, demo, config, "
         "log, agents, branches, review, merge, compare, gc, apply, eval apply, "
-        "bench apply|spec|agents|sandbox|tui  (cursorish COMMAND --help)",
+        "bench apply|spec|agents|sandbox|tui|context, context, eval locate  "
+        "(cursorish COMMAND --help)",
     )
     p.add_argument("--version", action="version", version=f"cursorish {__version__}")
     src = p.add_mutually_exclusive_group()
@@ -139,6 +142,25 @@ def task_parser() -> argparse.ArgumentParser:
     src.add_argument("--tasks", metavar="FILE", help="one task per line; one agent each")
     p.add_argument("--repo", metavar="PATH", default=".", help="repository (default: .)")
     p.add_argument("--agents", type=COUNT, default=1, metavar="N", help="best-of-N for --task")
+    p.add_argument(
+        "--base",
+        metavar="REF",
+        help="start from this commit-ish (branch, tag, origin/feature, a fetched PR ref) "
+        "instead of HEAD; review and merge diff against it",
+    )
+    p.add_argument(
+        "--plan",
+        action="store_const",
+        const=True,
+        help="plan first: read and search only, print the plan and stop "
+        "(then: cursorish chat AGENT --approve)",
+    )
+    p.add_argument(
+        "--continue",
+        dest="continue_agent",
+        metavar="AGENT",
+        help="send --task as a follow-up message to AGENT (like cursorish chat AGENT TEXT)",
+    )
     _add_run_options(p)
     _output_options(p)
     return p
@@ -180,6 +202,11 @@ def command_parser() -> argparse.ArgumentParser:
     eva.add_argument("--engine", choices=ENGINES, default="deterministic")
     eva.add_argument("--apply-model", metavar="PATH", help="GGUF apply model")
     eva.add_argument("--json", action="store_true")
+    evl = ev_sub.add_parser("locate", help="code localisation cases (JSONL): recall@k, hit@5")
+    evl.add_argument("cases", help="JSONL file of cases")
+    evl.add_argument("--k", type=COUNT, default=10, help="files listed per case")
+    evl.add_argument("--work", metavar="DIR", help="keep clones and indexes here (default: temp)")
+    evl.add_argument("--json", action="store_true")
 
     bench = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     b_sub = bench.add_subparsers(dest="what", required=True, metavar="WHAT")
@@ -213,6 +240,11 @@ def command_parser() -> argparse.ArgumentParser:
     bx.add_argument("--repeat", type=COUNT, default=20, help="runs of each small command")
     bx.add_argument("--tests", type=COUNT, default=200, help="tests in the generated suite")
     bx.add_argument("--json", action="store_true")
+    bc = b_sub.add_parser("context", help="context index: cold, incremental, query, repo map")
+    bc.add_argument("--files", type=COUNT, default=5000, help="files in the generated repo")
+    bc.add_argument("--bundle", metavar="PATH", help="also a git bundle (default: httpx's)")
+    bc.add_argument("--queries", type=COUNT, default=40, help="queries to time")
+    bc.add_argument("--json", action="store_true")
     bt = b_sub.add_parser("tui", help="app start-up, key latency, big diff open")
     bt.add_argument("--agents", type=int, default=8, help="streaming agents during key presses")
     bt.add_argument("--diff-lines", type=int, default=5000, help="lines in the big diff")
@@ -260,6 +292,16 @@ def command_parser() -> argparse.ArgumentParser:
     cp.add_argument("--text", action="store_true", help="print instead of opening the app")
     cp.add_argument("--json", action="store_true")
 
+    ch = sub.add_parser("chat", help="send a follow-up message to an agent (or approve its plan)")
+    ch.add_argument("agent", help="agent id or unique prefix")
+    ch.add_argument(
+        "message", nargs="?", help="what to say; @path attaches a file, @AGENT another agent's diff"
+    )
+    ch.add_argument("--approve", action="store_true", help="execute the agent's plan")
+    ch.add_argument("--repo", default=".", metavar="PATH")
+    _add_run_options(ch)
+    _output_options(ch)
+
     tr = sub.add_parser("trust", help="let this repository's .cursorish files widen what runs")
     tr.add_argument("--repo", default=".", metavar="PATH")
     what = tr.add_mutually_exclusive_group()
@@ -269,6 +311,12 @@ def command_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="show what it would enable; record nothing"
     )
     tr.add_argument("--json", action="store_true")
+
+    cx = sub.add_parser("context", help="the files of the repository ranked for a query, and why")
+    cx.add_argument("query", help="what you are looking for (a task, identifiers, words)")
+    cx.add_argument("--repo", default=".", metavar="PATH")
+    cx.add_argument("--k", type=COUNT, default=10, help="how many files")
+    cx.add_argument("--json", action="store_true")
 
     gc = sub.add_parser("gc", help="remove discarded agents' worktrees/branches and orphans")
     gc.add_argument("--repo", default=".", metavar="PATH")
@@ -293,6 +341,11 @@ def parse(argv: Sequence[str]) -> tuple[str, argparse.Namespace]:
         parser.error("--agents must be between 1 and 64")
     if ns.tasks and ns.agents != 1:
         parser.error("--agents applies to --task, not --tasks")
+    if ns.continue_agent is not None:
+        if not ns.task or ns.agents != 1 or ns.base or ns.plan:
+            parser.error("--continue AGENT takes one --task TEXT (the message), without "
+                         "--agents, --base or --plan")
+        return "chat", ns
     return "task", ns
 
 

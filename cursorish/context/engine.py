@@ -8,6 +8,7 @@ in its searches and in nobody else's.
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -17,7 +18,9 @@ from cursorish.context.index import (
     Blob,
     CodeIndex,
     SyncStats,
+    _git,
     blob_oid,
+    change_counts,
     read_blobs,
     read_worktree_file,
     tree_files,
@@ -102,6 +105,7 @@ class ContextEngine:
             from_disk.append(Blob(oid, path, data))
         parsed = self._add(root, files, from_disk)
         changed = self.index.set_view(view_name(root), files)
+        self._history(root, view_name(root), "HEAD")
         return SyncStats(len(files), parsed, changed, time.perf_counter() - started)
 
     def update_paths(self, root: Path, paths: Iterable[str]) -> SyncStats:
@@ -137,9 +141,19 @@ class ContextEngine:
             parsed = self._add(repo, files, [])
             view = "commit:" + rev
             changed = self.index.set_view(view, files)
+            self._history(repo, view, rev)
             return view, SyncStats(len(files), parsed, changed, time.perf_counter() - started)
 
         return self.index.guarded(run)
+
+    def _history(self, repo: Path, view: str, rev: str) -> None:
+        """Refresh the view's change counts when its commit moved (one `git log`)."""
+        try:
+            head = _git(repo, "rev-parse", "--verify", "-q", rev + "^{commit}").decode().strip()
+        except subprocess.CalledProcessError:
+            return  # no commit yet
+        if self.index.history(view)[0] != head:
+            self.index.set_history(view, head, change_counts(repo, head))
 
     def _add(self, repo: Path, files: dict[str, str], blobs: list[Blob]) -> int:
         known = self.index.known([*files.values(), *(b.oid for b in blobs)])

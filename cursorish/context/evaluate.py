@@ -22,7 +22,10 @@ from cursorish.context.engine import ContextEngine
 from cursorish.context.rank import Weights
 from cursorish.errors import CursorishError, ExitCode
 
-BASELINE = Weights(path=0.0, ident=0.0, graph=0.0, non_source=1.0, text_only=1.0, path_only=1.0)
+BASELINE = Weights(
+    path=0.0, ident=0.0, graph=0.0, non_source=1.0, text_only=1.0, path_only=1.0, churn=0.0,
+    churn_add=0.0
+)
 
 
 @dataclass

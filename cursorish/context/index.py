@@ -18,6 +18,7 @@ the second insert is skipped.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -35,7 +36,7 @@ from sqlite_utils import Database
 from cursorish.context.langs import is_text_path, language_of
 from cursorish.context.parse import Symbol, symbols, token_text
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_TEXT_BYTES = 1_000_000
 CHUNK_LINES = 400
 BUSY_TIMEOUT_MS = 30_000
@@ -51,11 +52,13 @@ CREATE TABLE IF NOT EXISTS symbols (
     scope TEXT NOT NULL, line INTEGER NOT NULL, end_line INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS symbols_oid ON symbols(oid);
-CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name, role);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
-    body, oid UNINDEXED, line UNINDEXED, tokenize = 'unicode61'
+    body, oid UNINDEXED, line UNINDEXED, tokenize = 'porter unicode61'
 );
-CREATE TABLE IF NOT EXISTS views (name TEXT PRIMARY KEY, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS views (
+    name TEXT PRIMARY KEY, updated_at REAL NOT NULL, history TEXT
+);
 CREATE TABLE IF NOT EXISTS view_files (
     view TEXT NOT NULL, path TEXT NOT NULL, oid TEXT NOT NULL, PRIMARY KEY (view, path)
 ) WITHOUT ROWID;
@@ -223,8 +226,22 @@ class CodeIndex:
             new = [(view, p, o) for p, o in target.items() if current.get(p) != o]
             conn.executemany("DELETE FROM view_files WHERE view = ? AND path = ?", gone)
             conn.executemany("INSERT OR REPLACE INTO view_files VALUES (?, ?, ?)", new)
-            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?)", (view, time.time()))
+            conn.execute("INSERT OR IGNORE INTO views VALUES (?, ?, NULL)", (view, time.time()))
+            conn.execute("UPDATE views SET updated_at = ? WHERE name = ?", (time.time(), view))
         return len(gone) + len(new)
+
+    def set_history(self, view: str, head: str, counts: dict[str, int]) -> None:
+        """How often each path changed in recent history, as of commit `head`."""
+        data = json.dumps({"head": head, "counts": counts})
+        with self.write() as conn:
+            conn.execute("UPDATE views SET history = ? WHERE name = ?", (data, view))
+
+    def history(self, view: str) -> tuple[str, dict[str, int]]:
+        row = self.conn.execute("SELECT history FROM views WHERE name = ?", (view,)).fetchone()
+        if row is None or not row[0]:
+            return "", {}
+        data = json.loads(row[0])
+        return str(data["head"]), dict(data["counts"])
 
     def copy_view(self, source: str, target: str) -> None:
         with self.write() as conn:
@@ -233,7 +250,7 @@ class CodeIndex:
                 "INSERT INTO view_files SELECT ?, path, oid FROM view_files WHERE view = ?",
                 (target, source),
             )
-            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?)", (target, time.time()))
+            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?, NULL)", (target, time.time()))
 
     def drop_view(self, view: str) -> None:
         with self.write() as conn:
@@ -387,6 +404,21 @@ def read_blobs(repo: Path, wanted: dict[str, str]) -> Iterator[Blob]:
         yield Blob(oid, wanted[oid], data)
     writer.join()
     proc.wait()
+
+
+def change_counts(repo: Path, rev: str, commits: int = 500) -> dict[str, int]:
+    """path -> how many of the last `commits` commits before `rev` changed it."""
+    out: dict[str, int] = {}
+    try:
+        raw = _git(repo, "log", "-n", str(commits), "--no-renames", "--name-only", "-z",
+                   "--format=", rev)
+    except subprocess.CalledProcessError:
+        return out
+    for name in raw.replace(b"\n", b"\0").split(b"\0"):
+        if name:
+            path = os.fsdecode(name)
+            out[path] = out.get(path, 0) + 1
+    return out
 
 
 def worktree_files(root: Path) -> tuple[dict[str, str], list[str]]:

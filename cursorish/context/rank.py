@@ -58,8 +58,10 @@ class Weights:
     ident: float = 1.0
     graph: float = 0.3
     non_source: float = 0.3
-    text_only: float = 0.5
+    text_only: float = 0.2
     path_only: float = 0.05
+    churn: float = 0.5
+    churn_add: float = 0.1
 
 
 @dataclass
@@ -160,6 +162,17 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
                 if value / top > 0.01:
                     scores[path]["graph"] = w.graph * value / top
 
+    # How often each file changed lately: a prior for what changes next.
+    _head, counts = index.history(view)
+    top_count = max((counts.get(p, 0) for p in files), default=0)
+    churn: dict[str, float] = {}
+    if top_count:
+        norm = math.log1p(top_count)
+        churn = {p: math.log1p(counts[p]) / norm for p in files if counts.get(p)}
+        if w.churn_add:
+            for path, value in churn.items():
+                scores[path]["churn"] = w.churn_add * value
+
     info = index.blob_info(files[p] for p in scores)
     out: list[Ranked] = []
     for path, parts in scores.items():
@@ -171,6 +184,8 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
             prior *= w.path_only
         if _NON_SOURCE.search(path):
             prior *= w.non_source
+        if w.churn:
+            prior *= 1.0 + w.churn * churn.get(path, 0.0)
         total = prior * sum(parts.values())
         why = dict(parts)
         if prior != 1.0:

@@ -2,7 +2,14 @@
 
 `git grep` does the work where it can: it runs in C outside our process (no GIL, so parallel
 agents do not serialise on each other's searches) and already knows which files are tracked or
-untracked-but-not-ignored. The Python search is the fallback (a git without PCRE support).
+untracked-but-not-ignored. The Python search is the fallback (a git without PCRE support, or a
+pattern PCRE gave up on).
+
+A planner's pattern may be catastrophic (`(a+)+$` backtracks exponentially): nothing here lets
+one run unbounded. git's PCRE has a match limit and a deadline (`GREP_TIMEOUT_S`, after which
+git is killed and what it found so far is returned); the fallback runs on RE2, whose time is
+linear in the text, and refuses the few patterns RE2 cannot run (backreferences, lookaround)
+instead of handing them to Python's backtracking `re`.
 """
 
 from __future__ import annotations
@@ -11,14 +18,21 @@ import fnmatch
 import os
 import re
 import subprocess
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cursorish.apply.textio import is_binary
 
 MAX_FILE_BYTES = 2_000_000
 MAX_LINE_CHARS = 300
+GREP_TIMEOUT_S = 20.0  # a whole git grep; then it is killed and its matches so far returned
+
+
+class PatternError(ValueError):
+    """A pattern the linear-time engine cannot run (the message says why and what to do)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +77,13 @@ def search_worktree(
 
 
 def _git_grep(
-    root: Path, pattern: str, regex: bool, ignore_case: bool, glob: str | None, max_matches: int
+    root: Path,
+    pattern: str,
+    regex: bool,
+    ignore_case: bool,
+    glob: str | None,
+    max_matches: int,
+    timeout_s: float = GREP_TIMEOUT_S,
 ) -> tuple[list[Match], bool] | None:
     """`git grep` over tracked and untracked-not-ignored files; None when git cannot do it.
 
@@ -89,6 +109,15 @@ def _git_grep(
         return None
     out: list[Match] = []
     cut = False
+    timed_out = threading.Event()
+
+    def expire() -> None:
+        timed_out.set()
+        proc.kill()
+
+    timer = threading.Timer(timeout_s, expire)
+    timer.daemon = True
+    timer.start()
     assert proc.stdout is not None and proc.stderr is not None
     for raw in proc.stdout:
         path, _, rest = raw.partition(b"\0")
@@ -105,11 +134,14 @@ def _git_grep(
             break
     stderr = proc.stderr.read()
     code = proc.wait()
-    if cut:
+    timer.cancel()
+    if cut or timed_out.is_set():
         return out, True
     if code == 0 or (code == 1 and not stderr.strip()):
         return out, False  # 1 with no message: no match
-    return None  # e.g. "cannot use Perl-compatible regexes": fall back to Python
+    # e.g. "cannot use Perl-compatible regexes", or PCRE's match limit on a catastrophic
+    # pattern: the linear-time fallback decides.
+    return None
 
 
 def grep(
@@ -121,9 +153,11 @@ def grep(
     ignore_case: bool = False,
     max_matches: int = 200,
 ) -> tuple[list[Match], bool]:
-    """Search `files` (relative names under root); returns matches and whether it was cut off."""
-    flags = re.IGNORECASE if ignore_case else 0
-    compiled = re.compile(pattern if regex else re.escape(pattern), flags)
+    """Search `files` (relative names under root); returns matches and whether it was cut off.
+
+    Runs on RE2 (linear time, whatever the pattern); raises PatternError for a pattern RE2
+    cannot run and re.error for an invalid one."""
+    compiled = _linear(pattern if regex else re.escape(pattern), ignore_case)
     out: list[Match] = []
     for name in files:
         try:
@@ -144,3 +178,22 @@ def grep(
                 if len(out) >= max_matches:
                     return out, True
     return out, False
+
+
+def _linear(pattern: str, ignore_case: bool) -> Any:
+    """`pattern` compiled by RE2, or PatternError saying why it cannot be."""
+    import re2
+
+    re.compile(pattern)  # an invalid pattern gets Python's message, which names the position
+    options = re2.Options()
+    options.case_sensitive = not ignore_case
+    options.log_errors = False  # RE2 would write its own message to stderr (the app's screen)
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
+        raise PatternError(
+            f"this pattern needs a backtracking engine ({detail}), which grep does not run "
+            "here: one pattern can take hours that way. Rewrite it without backreferences "
+            "or lookaround (search the plain part, then read the file)"
+        ) from None
