@@ -55,6 +55,7 @@ SUBCOMMANDS = (
     "compare",
     "trust",
     "chat",
+    "context",
 )
 
 
