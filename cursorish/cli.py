@@ -36,6 +36,9 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "merge": ("cursorish.review_cli", "cmd_merge"),
     "compare": ("cursorish.review_cli", "cmd_compare"),
     "bench tui": ("cursorish.tui.bench", "cmd_bench_tui"),
+    "context": ("cursorish.context.commands", "cmd_context"),
+    "eval locate": ("cursorish.context.evaluate", "cmd_eval_locate"),
+    "bench context": ("cursorish.context.bench", "cmd_bench_context"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),
     "chat": ("cursorish.chat_cli", "cmd_chat"),
 }
