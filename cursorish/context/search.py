@@ -189,7 +189,8 @@ def _linear(pattern: str, ignore_case: bool) -> Any:
     options.case_sensitive = not ignore_case
     options.log_errors = False  # RE2 would write its own message to stderr (the app's screen)
     try:
-        return re2.compile(pattern, options)
+        # (?m): `^` and `$` at every line, as in git grep (the file is searched whole first).
+        return re2.compile(f"(?m){pattern}", options)
     except re2.error as exc:
         detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
         raise PatternError(

@@ -300,7 +300,7 @@ class ToolBox:
     def _t_grep(self, args: dict[str, Any]) -> ToolResult:
         import re
 
-        from cursorish.context.search import search_worktree
+        from cursorish.context.search import PatternError, search_worktree
 
         pattern = args.get("pattern")
         if not isinstance(pattern, str) or not pattern:
@@ -317,6 +317,8 @@ class ToolBox:
             )
         except re.error as exc:
             return ToolResult(f"error: invalid regular expression: {exc}", ok=False)
+        except PatternError as exc:
+            return ToolResult(f"error: {exc}", ok=False)
         secrets = self._secrets()
         hidden = {m.path for m in matches if m.path in secrets}
         lines = [f"{m.path}:{m.line}: {m.text}" for m in matches if m.path not in hidden]

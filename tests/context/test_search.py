@@ -67,3 +67,37 @@ def test_match_cap_reports_the_cut(repo: Path) -> None:
 def test_invalid_regex_raises_re_error(repo: Path) -> None:
     with pytest.raises(re.error):
         search_worktree(repo, "(unclosed")
+
+
+def test_a_catastrophic_pattern_ends_and_still_finds_the_rest(
+    tmp_path: Path, make_repo: Callable[..., Path]
+) -> None:
+    # `(a+)+$` on "aaa...b" backtracks exponentially: git's PCRE gives up on that file (match
+    # limit), and the search must go on in linear time, never in Python's backtracking `re`.
+    # A child process with a deadline: a hang here must fail the test, not the whole run.
+    import subprocess
+    import sys
+
+    root = make_repo(tmp_path, {"evil.txt": "a" * 5000 + "b\n", "ok.txt": "aaa\n"})
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from cursorish.context.search import search_worktree\n"
+        "from cursorish.gitops.worktrees import tracked_files\n"
+        "for lister in (None, tracked_files):\n"
+        "    found, _ = search_worktree(Path(sys.argv[1]), '(a+)+$', list_files=lister)\n"
+        "    print(sorted((m.path, m.line) for m in found))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[('ok.txt', 1)]"] * 2
+
+
+def test_a_pattern_only_a_backtracking_engine_runs_is_refused_with_the_reason(
+    repo: Path,
+) -> None:
+    from cursorish.context.search import PatternError
+
+    with pytest.raises(PatternError, match="backreferences or lookaround"):
+        search_worktree(repo, r"(N)EEDLE\1", list_files=tracked_files)
