@@ -40,6 +40,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "eval locate": ("cursorish.context.evaluate", "cmd_eval_locate"),
     "bench context": ("cursorish.context.bench", "cmd_bench_context"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),
+    "mcp": ("cursorish.mcp.cli", "cmd_mcp"),
     "chat": ("cursorish.chat_cli", "cmd_chat"),
 }
 SUBCOMMANDS = (
@@ -57,6 +58,7 @@ SUBCOMMANDS = (
     "merge",
     "compare",
     "trust",
+    "mcp",
     "chat",
     "context",
 )
@@ -316,6 +318,12 @@ def command_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--json", action="store_true")
 
+    mc = sub.add_parser("mcp", help="configured MCP servers and the tools each offers")
+    mc.add_argument("action", choices=("list", "tools"), help="list servers, or one's tools")
+    mc.add_argument("name", nargs="?", help="the server (for tools)")
+    mc.add_argument("--repo", default=".", metavar="PATH")
+    mc.add_argument("--json", action="store_true")
+
     cx = sub.add_parser("context", help="the files of the repository ranked for a query, and why")
     cx.add_argument("query", help="what you are looking for (a task, identifiers, words)")
     cx.add_argument("--repo", default=".", metavar="PATH")
@@ -347,8 +355,10 @@ def parse(argv: Sequence[str]) -> tuple[str, argparse.Namespace]:
         parser.error("--agents applies to --task, not --tasks")
     if ns.continue_agent is not None:
         if not ns.task or ns.agents != 1 or ns.base or ns.plan:
-            parser.error("--continue AGENT takes one --task TEXT (the message), without "
-                         "--agents, --base or --plan")
+            parser.error(
+                "--continue AGENT takes one --task TEXT (the message), without "
+                "--agents, --base or --plan"
+            )
         return "chat", ns
     return "task", ns
 

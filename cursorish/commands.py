@@ -141,6 +141,12 @@ def read_tasks(ns: argparse.Namespace) -> list[str]:
     return tasks
 
 
+def plan_mode(ns: argparse.Namespace, settings: RunSettings) -> bool:
+    """Plan first: the --plan flag, else the profile's `plan = true`."""
+    flag = getattr(ns, "plan", None)
+    return bool(settings.profile.plan if flag is None else flag)
+
+
 def cmd_task(ns: argparse.Namespace) -> int:
     from cursorish.headless import Printer, run_headless
     from cursorish.store.db import Store
@@ -152,7 +158,15 @@ def cmd_task(ns: argparse.Namespace) -> int:
     store = Store.for_repo(repo.git_common_dir)
     mode = "json" if ns.json else "quiet" if ns.quiet else "text"
     try:
-        return run_headless(repo, store, settings, tasks, Printer(mode=mode))
+        return run_headless(
+            repo,
+            store,
+            settings,
+            tasks,
+            Printer(mode=mode),
+            base=getattr(ns, "base", None),
+            plan=plan_mode(ns, settings),
+        )
     finally:
         store.close()
 

@@ -120,6 +120,8 @@ def format_report(report: AgentReport, repo_root: Path) -> str:
         + (f"  (commit {report.commit[:10]})" if report.commit else "  (no commit)"),
         f"  worktree  {report.worktree}",
     ]
+    if report.base_ref:
+        lines.append(f"  base      {report.base_ref} ({report.base_commit[:10]})")
     if report.files:
         for i, f in enumerate(report.files):
             stat = "binary" if f.get("added") is None else f"+{f['added']} -{f['deleted']}"
@@ -143,24 +145,30 @@ def run_headless(
     settings: RunSettings,
     tasks: list[str],
     printer: Printer,
+    *,
+    base: str | None = None,
+    plan: bool = False,
 ) -> int:
-    """Run tasks to completion and print their reports; returns the process exit code."""
+    """Run tasks to completion and print their reports; returns the process exit code.
+
+    `base`: the commit-ish to start from (default HEAD); `plan`: plan first, print the plan."""
     from cursorish.core.orchestrator import Orchestrator
 
     if repo.dirty:
+        start = f"--base {base}" if base else f"HEAD {repo.head_commit[:10]}"
         printer(
             Event(
                 "notice",
                 None,
                 {
                     "message": f"your checkout has uncommitted changes ({repo.dirty_summary}); "
-                    f"agents start from HEAD {repo.head_commit[:10]} and do not see them"
+                    f"agents start from {start} and do not see them"
                 },
             )
         )
     orchestrator = Orchestrator(repo, store, settings, printer)
     try:
-        reports = asyncio.run(orchestrator.run(tasks))
+        reports = asyncio.run(orchestrator.run(tasks, base=base, plan=plan))
     except (KeyboardInterrupt, asyncio.CancelledError):
         printer.clear()
         print(

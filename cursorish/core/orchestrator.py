@@ -107,6 +107,8 @@ class AgentReport:
     budget: str = ""  # which budget ran out
     worktree_s: float = 0.0  # time to create and provision the worktree
     worktree_failed: bool = False  # it failed because its worktree could not be prepared
+    base_ref: str = ""  # the --base the user gave ("": the HEAD of the time)
+    plan: str = ""  # plan-first mode: the plan it ended with
 
     @property
     def exit_code(self) -> ExitCode:
@@ -125,6 +127,7 @@ class AgentReport:
             "branch": self.branch,
             "worktree": self.worktree,
             "base_commit": self.base_commit,
+            "base_ref": self.base_ref or None,
             "commit": self.commit,
             "files": self.files,
             "added": sum(f.get("added") or 0 for f in self.files),
@@ -212,13 +215,28 @@ class Orchestrator:
 
     # -- public ------------------------------------------------------------------------------
 
-    async def run(self, tasks: list[str], *, repo: RepoInfo | None = None) -> list[AgentReport]:
+    async def run(
+        self,
+        tasks: list[str],
+        *,
+        repo: RepoInfo | None = None,
+        base: str | None = None,
+        plan: bool = False,
+    ) -> list[AgentReport]:
         """Run one agent per task (the same text repeated gives best-of-N) and report each.
 
-        `repo`: the repository as of now (a long-lived front end re-reads HEAD per run)."""
+        `repo`: the repository as of now (a long-lived front end re-reads HEAD per run).
+        `base`: the commit-ish to start from (default: HEAD), stored as the agent's base.
+        `plan`: plan first (core/conversation.py): read-only tools, ends with a stored plan."""
         if repo is not None:
             self.repo = repo
-        base = self.repo.head_commit
+        if base is not None:
+            from cursorish.core.base_ref import resolve_base
+
+            base_ref: str | None = base
+            base = resolve_base(self.repo.root, base)
+        else:
+            base_ref, base = None, self.repo.head_commit
         jobs: list[tuple[str, str, Path, str]] = []
         task_ids: dict[str, int] = {}
         for text in tasks:
@@ -235,8 +253,15 @@ class Orchestrator:
                 planner_model=self.settings.planner.model,
                 apply_engine=self.settings.apply_engine,
             )
-            self.store.update_agent(agent_id, pid=self._pid, owner_start=self._start)
-            self.emit(Event("queued", agent_id, {"task": text, "branch": branch}))
+            self.store.update_agent(
+                agent_id,
+                pid=self._pid,
+                owner_start=self._start,
+                base_ref=base_ref,
+                plan_mode=int(plan),
+            )
+            queued = {"task": text, "branch": branch, "base": base, "base_ref": base_ref}
+            self.emit(Event("queued", agent_id, queued))
             jobs.append((agent_id, text, dest, branch))
         if (self.repo.root / ".gitmodules").is_file():
             self.emit(
@@ -255,7 +280,9 @@ class Orchestrator:
         for agent_id, text, dest, branch in jobs:
             self._tasks[agent_id] = asyncio.create_task(
                 self._slot(
-                    AgentReport(agent_id, text, branch, str(dest), base, FAILED),
+                    AgentReport(
+                        agent_id, text, branch, str(dest), base, FAILED, base_ref=base_ref or ""
+                    ),
                     branch,
                     briefing=briefing,
                 )

@@ -45,6 +45,8 @@ class Profile:
     # Network inside the command sandbox; honoured only from a built-in or user profile,
     # never from a repository's (see build_settings).
     sandbox_network: bool = False
+    # Plan first (issue 15): read and search only, end with a plan the user approves.
+    plan: bool = False
 
 
 def profile_dirs(repo_root: Path | None) -> list[Path]:
@@ -125,6 +127,7 @@ def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True)
         source=path,
         ignored=ignored,
         sandbox_network=data.get("sandbox_network") is True,
+        plan=data.get("plan") is True,
     )
 
 

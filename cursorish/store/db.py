@@ -549,6 +549,43 @@ class Store:
     def hunk_decisions(self, agent_id: str) -> list[dict[str, Any]]:
         return self._rows("hunk_decisions", agent_id)
 
+    # -- messages queued for a running agent (issue 15) ------------------------------
+
+    def queue_message(self, agent_id: str, text: str) -> int:
+        """Queue a user message for `agent_id`, delivered at its next planner turn."""
+        with self._write() as db:
+            cursor = db.conn.execute(
+                "INSERT INTO agent_inbox (agent_id, text, created_at) VALUES (?, ?, ?)",
+                [agent_id, text, now()],
+            )
+            return int(cursor.lastrowid or 0)
+
+    def queued_messages(self, agent_id: str) -> list[dict[str, Any]]:
+        """Messages queued for `agent_id` and not delivered yet, oldest first."""
+        rows = self._query(
+            "SELECT * FROM agent_inbox WHERE agent_id = ? AND delivered_at IS NULL ORDER BY id",
+            [agent_id],
+        )
+        return [dict(row) for row in rows]
+
+    def take_queued_messages(self, agent_id: str) -> list[dict[str, Any]]:
+        """The undelivered messages of `agent_id`, marked delivered in the same transaction
+        (two readers never both deliver one)."""
+        with self._write() as db:
+            cursor = db.conn.cursor()
+            cursor.row_factory = sqlite3.Row
+            rows = cursor.execute(
+                "SELECT * FROM agent_inbox WHERE agent_id = ? AND delivered_at IS NULL ORDER BY id",
+                [agent_id],
+            ).fetchall()
+            if rows:
+                marks = ",".join("?" for _ in rows)
+                db.conn.execute(
+                    f"UPDATE agent_inbox SET delivered_at = ? WHERE id IN ({marks})",
+                    [now(), *(row["id"] for row in rows)],
+                )
+            return [dict(row) for row in rows]
+
     def events(self, agent_id: str | None = None, *, after_id: int = 0) -> list[dict[str, Any]]:
         """Events with id > after_id (all agents when agent_id is None), oldest first.
 

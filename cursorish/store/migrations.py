@@ -227,3 +227,27 @@ def m005_provisioned_at(db: Database) -> None:
             WHERE state NOT IN ('queued', 'starting', 'provisioning')
         """,
     )
+
+
+@MIGRATIONS(name="m006_conversation")
+def m006_conversation(db: Database) -> None:
+    # Talking to agents (issue 15): the ref a task was based on as the user wrote it (NULL:
+    # the HEAD of the time; base_commit is what it resolved to), plan-first mode and its
+    # plan, and messages queued for an agent another process runs, delivered at its next
+    # planner turn.
+    _run(
+        db,
+        """
+        ALTER TABLE agents ADD COLUMN base_ref TEXT;
+        ALTER TABLE agents ADD COLUMN plan_mode INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE agents ADD COLUMN plan TEXT;
+        CREATE TABLE agent_inbox (
+            id INTEGER PRIMARY KEY,
+            agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+            text TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            delivered_at TEXT
+        );
+        CREATE INDEX idx_agent_inbox_agent ON agent_inbox(agent_id, delivered_at)
+        """,
+    )
