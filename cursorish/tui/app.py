@@ -41,6 +41,7 @@ from cursorish.tui.dialogs import (
     NewAgentRequest,
     NewAgentScreen,
     PickScreen,
+    TrustScreen,
 )
 from cursorish.tui.transcript import Transcript
 
@@ -163,8 +164,32 @@ class CursorishApp(App[int]):
             self.transcript.show(None, [], 0, self.bridge.snapshot("")[1])
         if self.setup.notice:
             self.say(self.setup.notice, title="cursorish", severity="warning", timeout=12)
+        if self.setup.trust is not None:
+            request = self.setup.trust
+            self.push_screen(TrustScreen(str(request.repo), request.lines), self._trust_answered)
         if self.store_poll_s > 0:
             self.set_interval(self.store_poll_s, self._poll_store)
+
+    def _trust_answered(self, yes: bool | None) -> None:
+        request = self.setup.trust
+        if request is None:
+            return
+        if not yes:
+            self.say(
+                "The repository's own settings stay off. To trust it later, quit and run "
+                f"`cursorish trust --repo {request.repo}`.",
+                title="not trusted",
+                severity="warning",
+                timeout=10,
+            )
+            return
+        try:
+            self.setup.settings_for = request.accept()
+        except CursorishError as exc:
+            self.say(exc.message, title="trust failed", severity="error", timeout=12)
+            return
+        self.setup.trust = None
+        self.say("Repository trusted: its settings apply to agents started from now on.")
 
     def _poll_store(self) -> None:
         """Agents run by other processes (`cursorish --task` in another terminal) reach this

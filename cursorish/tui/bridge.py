@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.message import Message
@@ -48,6 +49,16 @@ MAX_LIVE_TEXT = 20_000  # characters of streamed text kept per agent for a rebui
 SHUTDOWN_WAIT_S = 15.0
 
 
+@dataclass(frozen=True)
+class TrustRequest:
+    """The repository's own files ask for values that stay off until the user trusts it."""
+
+    repo: Path
+    lines: tuple[str, ...]  # one ignored value per line, escaped for display
+    # Records the trust (in the file contents shown) and returns the new settings factory.
+    accept: Callable[[], Callable[[str | None], RunSettings]]
+
+
 @dataclass
 class EngineSetup:
     """What the app needs to run agents on one repository."""
@@ -61,6 +72,7 @@ class EngineSetup:
     default_profile: str = "default"
     planner_factory: Callable[[PlannerSettings], Planner] | None = None
     notice: str = ""  # shown once the app is up (e.g. "no planner is configured ...")
+    trust: TrustRequest | None = None  # asked once the app is up
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The app's modal dialogs: start an agent, answer an agent's request to run a command,
-confirm a destructive action, pick one agent of several."""
+confirm a destructive action, pick one agent of several, trust the repository's files."""
 
 from __future__ import annotations
 
@@ -215,3 +215,45 @@ class PickScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class TrustScreen(ModalScreen[bool]):
+    """The repository's `.cursorish/` files ask for values that widen what runs: trust it?"""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "answer(True)", "Trust"),
+        Binding("n,escape", "answer(False)", "Not now"),
+    ]
+
+    def __init__(self, repo: str, lines: tuple[str, ...]) -> None:
+        super().__init__()
+        self.repo = repo
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog trust"):
+            yield Label("Trust this repository?", classes="dialog-title")
+            yield Static(Text(self.repo), classes="hint")
+            yield Static(
+                "Its own cursorish files ask for these values, ignored until you trust it:",
+                classes="hint",
+            )
+            yield Static(Text("\n".join(self.lines)), id="values", classes="command")
+            yield Static(
+                "Trust is recorded for these exact file contents; a change asks again. "
+                "The same as `cursorish trust`.",
+                classes="hint",
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Trust (t)", variant="warning", id="trust")
+                yield Button("Not now (n)", id="not-now")
+
+    def on_mount(self) -> None:
+        self.query_one("#not-now", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "trust")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -24,7 +24,7 @@ from cursorish.errors import ConfigError, CursorishError, ExitCode
 if TYPE_CHECKING:
     from cursorish.core.config import Config
     from cursorish.core.orchestrator import RunSettings
-    from cursorish.tui.bridge import EngineSetup
+    from cursorish.tui.bridge import EngineSetup, TrustRequest
 
 NO_PLANNER_NOTICE = (
     "No planner model is configured, so agents cannot start yet (agent branches can still "
@@ -76,6 +76,7 @@ def prepare(ns: argparse.Namespace) -> EngineSetup:
         notice = NO_PLANNER_NOTICE
     store = Store.for_repo(repo.git_common_dir)
     return EngineSetup(
+        trust=trust_request(ns, repo.root),
         repo=repo,
         store=store,
         settings_for=settings_for,
@@ -83,6 +84,27 @@ def prepare(ns: argparse.Namespace) -> EngineSetup:
         default_profile=cfg.get_str("profile"),
         notice=notice,
     )
+
+
+def trust_request(ns: argparse.Namespace, root: Path) -> TrustRequest | None:
+    """What the app asks when the repository's own files ask for more than they get."""
+    from cursorish.core.trust import assess, trust_files, trust_repo
+    from cursorish.tui.bridge import TrustRequest
+
+    files = trust_files(root)  # the contents shown are the contents trusted
+    ignored = assess(root, files).ignored
+    if not ignored:
+        return None
+
+    def accept() -> Callable[[str | None], RunSettings]:
+        from cursorish.commands import open_repo_and_config
+
+        trust_repo(root, files)
+        _, cfg = open_repo_and_config(ns)
+        return settings_factory(cfg, root)
+
+    lines = tuple(f"{w.file}: {w.key} = {w.value}  ({w.why})" for w in ignored)
+    return TrustRequest(repo=root, lines=lines, accept=accept)
 
 
 def cmd_tui(ns: argparse.Namespace) -> int:
