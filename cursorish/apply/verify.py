@@ -16,6 +16,7 @@ every change it makes is explained by the sketch:
   does not say it stops there (no leading or trailing marker) and does not elide anything at all
   (a whole file), or where the cut is no more than a few lines;
 - a telling line the sketch repeats from the original is not left twice in the result;
+- a blank line the sketch shows between a marker and its chunk lands on a blank original line;
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
 - the result parses with no more syntax errors than the original.
 """
@@ -73,6 +74,10 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
 class _Chunk:
     lines: list[str]  # the chunk's non-blank sketch lines
     first: int  # sketch line number (0-based) of lines[0]
+    # A blank line between the chunk and the marker before (after) it: the original line
+    # next to the chunk's place on that side is blank.
+    blank_before: bool = False
+    blank_after: bool = False
 
 
 @dataclass
@@ -90,22 +95,32 @@ def _shape(lines: list[str], lang: Language, fmt: str) -> _Shape | None:
     current: list[str] = []
     first = 0
     leading = trailing = False
+    after_marker = False  # the last non-blank sketch line was a marker
+    blank_before = False
+    blank = False  # a blank line since the last non-blank sketch line
     for number, line in enumerate(lines):
         if is_marker(line, lang):
             if current:
-                chunks.append(_Chunk(current, first))
+                chunks.append(_Chunk(current, first, blank_before, blank_after=blank))
                 current = []
             elif not chunks:
                 leading = True
             trailing = True
+            after_marker = True
+            blank = False
             continue
         if line.strip():
             if not current:
                 first = number
+                blank_before = after_marker and blank
             current.append(line)
             trailing = False
+            after_marker = False
+            blank = False
+        else:
+            blank = True
     if current:
-        chunks.append(_Chunk(current, first))
+        chunks.append(_Chunk(current, first, blank_before))
     if not chunks:
         return None
     return _Shape(chunks, leading, trailing, whole=False)
@@ -289,10 +304,39 @@ class _Check:
         problem = self._indentation_style(set(chunk_of))
         if problem:
             return problem
+        problem = self._blank_edges(spans)
+        if problem:
+            return problem
         problem = self._deletions(chunk_of, spans)
         if problem:
             return problem
         return self._duplicates(chunk_of, spans)
+
+    def _blank_edges(self, spans: list[tuple[int, int]]) -> str | None:
+        """A blank line the sketch shows between a marker and its chunk stands for a blank
+        original line there: the original line kept next to the chunk on that side is blank
+        (else the chunk sits off by the lines between, kept that should have gone)."""
+        for chunk, (first, last) in zip(self.shape.chunks, spans, strict=True):
+            if chunk.blank_before:
+                r = first - 1
+                while r >= 0 and self.old_of[r] < 0:
+                    r -= 1
+                if r >= 0 and self.before[self.old_of[r]].strip():
+                    return (
+                        f"sketch line {chunk.first + 1} follows a blank line after a marker, but "
+                        f"original line {self.old_of[r] + 1} before it in the merge is not blank"
+                    )
+            if chunk.blank_after:
+                r = last + 1
+                while r < len(self.after) and self.old_of[r] < 0:
+                    r += 1
+                if r < len(self.after) and self.before[self.old_of[r]].strip():
+                    return (
+                        f"the sketch lines from line {chunk.first + 1} end with a blank line "
+                        "before a marker, but original line "
+                        f"{self.old_of[r] + 1} after them in the merge is not blank"
+                    )
+        return None
 
     def _structured(self, spans: list[tuple[int, int]]) -> list[int]:
         """Which original line each result row is, given where the chunks sit: the rows

@@ -134,3 +134,26 @@ def test_new_syntax_errors_are_refused() -> None:
     reason = verify_merge(ORIGINAL, sketch, broken, path="m.py")
     assert reason is not None
     assert "syntax error" in reason
+
+
+def test_a_blank_line_beside_a_marker_must_land_on_a_blank_line() -> None:
+    original = (
+        "def to_text(value):\n    if value is None:\n        return ''\n"
+        "    elif isinstance(value, str):\n        return str(value)\n    raise TypeError(value)\n"
+        "\n\ndef other():\n    return 1\n"
+    )
+    sketch = (
+        "# ... existing code ...\n        return ''\n    return str(value)\n\n"
+        "# ... existing code ...\n"
+    )
+    expected = original.replace(
+        "    elif isinstance(value, str):\n        return str(value)\n    raise TypeError(value)\n",
+        "    return str(value)\n",
+    )
+    assert verify_merge(original, sketch, expected, path="m.py") is None
+    kept_raise = original.replace(
+        "    elif isinstance(value, str):\n        return str(value)\n", "    return str(value)\n"
+    )
+    reason = verify_merge(original, sketch, kept_raise, path="m.py")
+    assert reason is not None
+    assert "blank line" in reason
