@@ -41,6 +41,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "bench context": ("cursorish.context.bench", "cmd_bench_context"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),
     "mcp": ("cursorish.mcp.cli", "cmd_mcp"),
+    "mcp": ("cursorish.mcp.cli", "cmd_mcp"),
     "chat": ("cursorish.chat_cli", "cmd_chat"),
 }
 SUBCOMMANDS = (
@@ -58,6 +59,7 @@ SUBCOMMANDS = (
     "merge",
     "compare",
     "trust",
+    "mcp",
     "mcp",
     "chat",
     "context",
@@ -317,6 +319,12 @@ def command_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="show what it would enable; record nothing"
     )
     tr.add_argument("--json", action="store_true")
+
+    mc = sub.add_parser("mcp", help="configured MCP servers and the tools each offers")
+    mc.add_argument("action", choices=("list", "tools"), help="list servers, or one's tools")
+    mc.add_argument("name", nargs="?", help="the server (for tools)")
+    mc.add_argument("--repo", default=".", metavar="PATH")
+    mc.add_argument("--json", action="store_true")
 
     mc = sub.add_parser("mcp", help="configured MCP servers and the tools each offers")
     mc.add_argument("action", choices=("list", "tools"), help="list servers, or one's tools")

@@ -196,6 +196,7 @@ class Agent:
             self.outcome.steps = sum(1 for m in messages if m.get("role") == "assistant")
         self.emit(Event("agent_started", self.agent_id, {"task": self.task, "resumed": resuming}))
         try:
+            await self._prepare_tools()
             await self._loop(messages)
             if self.workspace is not None:
                 # An end without a tool call (gave up): the worktree must still be ready, or
@@ -219,6 +220,17 @@ class Agent:
             raise
         self._finish_record()
         return self.outcome
+
+    async def _prepare_tools(self) -> None:
+        """Dynamic tools (MCP servers) never listed before are listed before the planner's
+        first request, which needs their schemas; their servers run in the worktree, so that
+        waits until it is ready."""
+        if not self.tools.needs_prepare():
+            return
+        if self.workspace is not None:
+            await self.workspace.wait_for("mcp")
+        self._state("starting_tools")
+        await in_thread(self.tools.prepare)
 
     async def _settle_inflight(self) -> None:
         """Wait for a tool thread still running after a cancel, so its write lands before the

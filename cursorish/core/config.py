@@ -65,6 +65,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("planner_retries", int, 4, "CURSORISH_PLANNER_RETRIES", "retries on 429/5xx"),
 )
 SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
+# Tables a config file may hold that their own modules read (`[mcp_servers.NAME]`: cursorish/mcp).
+TABLES = frozenset({"mcp_servers"})
 
 # The providers' usual key variables: shown as set/unset by `cursorish config`, never printed.
 PROVIDER_KEY_VARS = (
@@ -201,7 +203,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    unknown = sorted(set(data) - set(SETTINGS_BY_KEY))
+    unknown = sorted(set(data) - set(SETTINGS_BY_KEY) - TABLES)
     if unknown:
         known = ", ".join(SETTINGS_BY_KEY)
         raise ConfigError(f"{path}: unknown key(s) {', '.join(unknown)}; known keys: {known}")
@@ -209,7 +211,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 # Keys only the user may set (user file, environment, flags), never a repository file.
-USER_ONLY_KEYS = frozenset({"expose_local_files", "sandbox", "sandbox_network"})
+USER_ONLY_KEYS = frozenset({"expose_local_files", "sandbox", "sandbox_network", "mcp_servers"})
 
 
 def _gate_repo_layer(
@@ -271,6 +273,8 @@ def load_config(
             cfg.files.append(repo_path)
     for origin, data in layers:
         for key, raw in data.items():
+            if key in TABLES:
+                continue
             cfg.values[key] = _coerce(SETTINGS_BY_KEY[key], raw, origin)
             cfg.sources[key] = origin
     for s in SETTINGS:

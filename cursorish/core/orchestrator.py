@@ -81,6 +81,8 @@ class RunSettings:
     expose_local_files: tuple[str, ...] = ()  # provisioned local files the planner may read
     # The OS sandbox of every process an agent starts (core/sandbox.py).
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    # MCP servers (cursorish/mcp); None: read the user's and the repository's files per agent.
+    mcp_servers: tuple[Any, ...] | None = None
 
 
 @dataclass
@@ -610,6 +612,7 @@ class Orchestrator:
             self.emit(
                 Event("agent_finished", agent_id, {"status": FAILED, "error": agent.outcome.error})
             )
+        agent.tools.close()  # stops its MCP servers (in the background)
         outcome = agent.outcome
         report.status, report.summary, report.error = outcome.status, outcome.summary, outcome.error
         report.steps, report.budget = outcome.steps, outcome.budget
@@ -829,6 +832,27 @@ class Orchestrator:
         self.emit(Event("answered", agent_id, {"command": command, "allowed": allowed}))
         return allowed
 
+    def _dynamic_tools(self, ctx: ToolContext) -> tuple[Any, ...]:
+        """The MCP tools the profile selects, when any server is configured."""
+        profile = self.settings.profile
+        if not profile.mcp_allow:
+            return ()
+        from cursorish.mcp.tools import mcp_tools_for
+
+        servers = self.settings.mcp_servers
+        try:
+            found = mcp_tools_for(
+                ctx,
+                self.repo.root,
+                profile.mcp_allow,
+                profile.mcp_deny,
+                None if servers is None else list(servers),
+            )
+        except CursorishError as exc:  # a config file broken since the run started
+            self.emit(Event("mcp_error", ctx.agent_id, {"error": exc.message}))
+            return ()
+        return () if found is None else (found,)
+
     def _make_agent(
         self, agent_id: str, task: str, dest: Path, system: str, gate: WorkspaceGate | None
     ) -> Agent:
@@ -858,7 +882,7 @@ class Orchestrator:
             task=task,
             system_prompt=system,
             planner=self.planner_factory(s.planner),
-            tools=ToolBox(ctx, s.profile.tools),
+            tools=ToolBox(ctx, s.profile.tools, self._dynamic_tools(ctx)),
             store=self.store,
             budgets=s.budgets,
             emit=self.emit,

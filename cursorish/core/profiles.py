@@ -47,6 +47,9 @@ class Profile:
     sandbox_network: bool = False
     # Plan first (issue 15): read and search only, end with a plan the user approves.
     plan: bool = False
+    # MCP tools offered (globs on `server__tool`, table [mcp] allow/deny; see cursorish/mcp).
+    mcp_allow: tuple[str, ...] = ("*",)
+    mcp_deny: tuple[str, ...] = ()
 
 
 def profile_dirs(repo_root: Path | None) -> list[Path]:
@@ -128,7 +131,19 @@ def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True)
         ignored=ignored,
         sandbox_network=data.get("sandbox_network") is True,
         plan=data.get("plan") is True,
+        mcp_allow=_patterns(path, data, "allow", ("*",)),
+        mcp_deny=_patterns(path, data, "deny", ()),
     )
+
+
+def _patterns(
+    path: Path, data: dict[str, Any], key: str, default: tuple[str, ...]
+) -> tuple[str, ...]:
+    table = data.get("mcp", {})
+    value = table.get(key, list(default)) if isinstance(table, dict) else None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: [mcp] {key} must be a list of tool-name patterns")
+    return tuple(value)
 
 
 def _untrusted_view(name: str, data: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
@@ -147,6 +162,11 @@ def _untrusted_view(name: str, data: dict[str, Any]) -> tuple[dict[str, Any], tu
         if key.startswith("sandbox") or key in WIDENING_CONFIG_KEYS:
             notes.append(key)
             del view[key]
+    # MCP tools act with the user's servers: an untrusted profile offers none.
+    mcp = data.get("mcp")
+    if isinstance(mcp, dict) and mcp.get("allow"):
+        notes.append("mcp tools")
+    view["mcp"] = {"allow": []}
     return view, tuple(notes)
 
 

@@ -12,8 +12,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cursorish.apply.textio import is_binary, write_atomic
 from cursorish.context.search import glob_filter
@@ -153,22 +154,62 @@ class ToolContext:
     expose_local_files: tuple[str, ...] = ()
 
 
+class DynamicTools(Protocol):
+    """Tools that are not built in (MCP servers' tools): named at run time, each provider
+    answering for its own names. `prepare` runs (in a thread, once the worktree is ready)
+    before the planner's first request when `needs_prepare`; `close` when the agent ends."""
+
+    def needs_prepare(self) -> bool: ...
+
+    def prepare(self) -> None: ...
+
+    def schemas(self) -> list[dict[str, Any]]: ...
+
+    def handles(self, name: str) -> bool: ...
+
+    def call(self, name: str, args: dict[str, Any]) -> ToolResult: ...
+
+    def close(self) -> None: ...
+
+
 class ToolBox:
     """Dispatches tool calls by name; only the tools of the agent's profile are offered."""
 
-    def __init__(self, ctx: ToolContext, allowed: tuple[str, ...] = ALL_TOOLS) -> None:
+    def __init__(
+        self,
+        ctx: ToolContext,
+        allowed: tuple[str, ...] = ALL_TOOLS,
+        dynamic: tuple[DynamicTools, ...] = (),
+    ) -> None:
         unknown = [t for t in allowed if t not in TOOL_SCHEMAS]
         if unknown:
             raise CursorishError(f"unknown tool(s) in profile: {', '.join(unknown)}")
         self.ctx = ctx
         self.allowed = tuple(t for t in ALL_TOOLS if t in allowed)
+        self.dynamic = dynamic
 
     def schemas(self) -> list[dict[str, Any]]:
-        return [TOOL_SCHEMAS[name] for name in self.allowed]
+        builtin = [TOOL_SCHEMAS[name] for name in self.allowed]
+        return builtin + [s for d in self.dynamic for s in d.schemas()]
+
+    def needs_prepare(self) -> bool:
+        return any(d.needs_prepare() for d in self.dynamic)
+
+    def prepare(self) -> None:
+        for d in self.dynamic:
+            d.prepare()
+
+    def close(self) -> None:
+        for d in self.dynamic:
+            d.close()
+
+    def _provider(self, name: str) -> DynamicTools | None:
+        return next((d for d in self.dynamic if d.handles(name)), None)
 
     def call(self, name: str, raw_arguments: str) -> ToolResult:
-        if name not in self.allowed:
-            known = ", ".join(self.allowed)
+        provider = None if name in self.allowed else self._provider(name)
+        if name not in self.allowed and provider is None:
+            known = ", ".join(f["function"]["name"] for f in self.schemas())
             return ToolResult(f"error: unknown tool {name!r}; available tools: {known}", ok=False)
         try:
             args = json.loads(raw_arguments or "{}")
@@ -180,7 +221,9 @@ class ToolBox:
             )
         if not isinstance(args, dict):
             return ToolResult(f"error: the arguments of {name} must be a JSON object", ok=False)
-        handler: Callable[[dict[str, Any]], ToolResult] = getattr(self, f"_t_{name}")
+        handler: Callable[[dict[str, Any]], ToolResult] = (
+            getattr(self, f"_t_{name}") if provider is None else partial(provider.call, name)
+        )
         try:
             return handler(args)
         except CursorishError as exc:

@@ -39,9 +39,17 @@ AGENTS_DIR = ".cursorish/agents"
 MCP_FILES = (".mcp.json", ".cursorish/mcp.json")
 
 # Config keys whose value from a repository file needs trust. `api_base`/`apply_api_base`
-# decide where code and the user's API key are sent; `apply_model` is a file loaded in-process.
+# decide where code and the user's API key are sent (so does `apply_remote_format`: a hosted
+# format has its provider's endpoint); `apply_model` is a file loaded in-process.
 WIDENING_CONFIG_KEYS = frozenset(
-    {"command_policy", "command_allowlist", "api_base", "apply_api_base", "apply_model"}
+    {
+        "command_policy",
+        "command_allowlist",
+        "api_base",
+        "apply_api_base",
+        "apply_model",
+        "apply_remote_format",
+    }
 )
 # A repository may always make itself stricter.
 NARROWING_VALUES: Mapping[str, frozenset[str]] = {"command_policy": frozenset({"deny"})}
@@ -318,6 +326,9 @@ def _profile_widenings(
     for key, value in data.items():
         if key.startswith("sandbox") or key in WIDENING_CONFIG_KEYS:
             out.append(Widening(rel, printable(key), _short(value), "widens what runs"))
+    mcp = data.get("mcp")
+    if isinstance(mcp, dict) and mcp.get("allow"):
+        out.append(Widening(rel, "mcp.allow", _short(mcp["allow"]), "offers MCP tools"))
     return out
 
 
