@@ -118,11 +118,18 @@ def configure_apply(cfg: Config) -> None:
     """Tell the apply router which local/remote model backs `--engine auto|model`."""
     model_path = cfg.get_str("apply_model")
     remote = cfg.get_str("apply_api_base")
-    if not model_path and not remote:
+    remote_format = cfg.get_str("apply_remote_format")
+    if not model_path and not remote and not remote_format:
         return
     from cursorish.apply.router import configure
 
-    configure(model_path=model_path or None, remote_api_base=remote or None)
+    configure(
+        model_path=model_path or None,
+        remote_api_base=remote or None,
+        remote_model=cfg.get_str("apply_remote_model") or None,
+        remote_api_key=cfg.get_str("apply_api_key") or None,
+        remote_format=remote_format or None,
+    )
 
 
 def read_tasks(ns: argparse.Namespace) -> list[str]:

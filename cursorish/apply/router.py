@@ -5,8 +5,10 @@ by llama.cpp with speculative edits, or a remote OpenAI-compatible endpoint), `a
 deterministic merge first; the model only when it refuses).
 
 Which model backs `model`/`auto` is process-wide configuration, set once at start-up with
-`configure(model_path=..., remote_api_base=...)` (the CLI does it from `--apply-model`, config
-`apply_model` / `apply_api_base`, env `CURSORISH_APPLY_MODEL` / `CURSORISH_APPLY_API_BASE`).
+`configure(model_path=..., remote_api_base=..., remote_format=...)` (the CLI does it from
+`--apply-model` and the config keys `apply_model`, `apply_api_base`, `apply_remote_model`,
+`apply_remote_format`, `apply_api_key`, or their `CURSORISH_APPLY_*` environment variables).
+A remote format with a public endpoint (morph, relace, openai-predicted) needs no api base.
 A caller can also pass `model=` to one `apply_sketch` call. The local model is loaded on first
 use and shared by every agent; its decoding is serialized inside it, so `apply_sketch` may be
 called from any number of threads.
@@ -18,16 +20,21 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cursorish.apply.result import ApplyOutcome, Refused
+from cursorish.errors import ConfigError
+
+if TYPE_CHECKING:
+    from cursorish.apply.model.prompts import ApplyProfile
 
 ENGINES = ("auto", "deterministic", "model")
 
 HOW_TO_CONFIGURE = (
     "configure an apply model with --apply-model PATH (a GGUF file), the CURSORISH_APPLY_MODEL "
     "environment variable, or `apply_model` in the config (or `apply_api_base` / "
-    "CURSORISH_APPLY_API_BASE for an OpenAI-compatible endpoint)"
+    "CURSORISH_APPLY_API_BASE for an OpenAI-compatible endpoint, or `apply_remote_format` = "
+    "morph | relace | openai-predicted for a hosted one)"
 )
 
 
@@ -56,10 +63,29 @@ class ModelConfig:
     remote_api_base: str | None = None
     remote_model: str | None = None
     remote_api_key: str | None = None
+    remote_format: str | None = None  # fastapply | morph | relace | openai-predicted
 
     @property
     def configured(self) -> bool:
-        return bool(self.model_path or self.remote_api_base)
+        return bool(self.model_path or self.remote_base())
+
+    def remote_base(self) -> str | None:
+        """The remote endpoint: the configured one, else the remote format's public one."""
+        if self.remote_api_base:
+            return self.remote_api_base
+        if self.remote_format:
+            return remote_format_profile(self.remote_format).default_api_base
+        return None
+
+
+def remote_format_profile(name: str) -> ApplyProfile:
+    """The prompt format called `name`; a configuration error naming the known ones otherwise."""
+    from cursorish.apply.model.prompts import get_profile
+
+    try:
+        return get_profile(name)
+    except ValueError as error:
+        raise ConfigError(f"apply_remote_format: {error}") from None
 
 
 _lock = threading.Lock()
@@ -73,12 +99,20 @@ def configure(
     remote_api_base: str | None = None,
     remote_model: str | None = None,
     remote_api_key: str | None = None,
+    remote_format: str | None = None,
     profile: str | None = None,
 ) -> None:
-    """Set the process-wide apply model (a local GGUF wins over a remote endpoint)."""
+    """Set the process-wide apply model (a local GGUF wins over a remote endpoint).
+
+    Raises `ConfigError` naming the known formats when `remote_format` is not one of them.
+    """
     global _config, _model
+    if remote_format:
+        remote_format_profile(remote_format)
     with _lock:
-        _config = ModelConfig(model_path, profile, remote_api_base, remote_model, remote_api_key)
+        _config = ModelConfig(
+            model_path, profile, remote_api_base, remote_model, remote_api_key, remote_format
+        )
         _model = None
 
 
@@ -100,6 +134,7 @@ def current_config() -> ModelConfig:
         remote_api_base=os.environ.get("CURSORISH_APPLY_API_BASE") or None,
         remote_model=os.environ.get("CURSORISH_APPLY_REMOTE_MODEL") or None,
         remote_api_key=os.environ.get("CURSORISH_APPLY_API_KEY") or None,
+        remote_format=os.environ.get("CURSORISH_APPLY_REMOTE_FORMAT") or None,
     )
 
 
@@ -122,12 +157,14 @@ def configured_model() -> ApplyModel | None:
         else:
             from cursorish.apply.model.remote import RemoteApplyModel
 
-            assert config.remote_api_base is not None
+            base = config.remote_base()
+            assert base is not None
+            name = config.remote_format or config.profile
             model = RemoteApplyModel(
-                config.remote_api_base,
+                base,
                 model=config.remote_model,
                 api_key=config.remote_api_key,
-                profile=config.profile,
+                profile=remote_format_profile(name) if name else None,
             )
         if _config is config:  # only cache what `configure` set; env may change between tests
             _model = model

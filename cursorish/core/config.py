@@ -36,6 +36,24 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("apply_engine", str, "auto", "CURSORISH_APPLY_ENGINE", "auto|deterministic|model"),
     Setting("apply_model", str, "", "CURSORISH_APPLY_MODEL", "path of a GGUF apply model"),
     Setting("apply_api_base", str, "", "CURSORISH_APPLY_API_BASE", "remote apply endpoint"),
+    Setting(
+        "apply_remote_model", str, "", "CURSORISH_APPLY_REMOTE_MODEL", "model id at the endpoint"
+    ),
+    Setting(
+        "apply_remote_format",
+        str,
+        "",
+        "CURSORISH_APPLY_REMOTE_FORMAT",
+        "fastapply|morph|relace|openai-predicted (remote apply prompt format)",
+    ),
+    Setting(
+        "apply_api_key",
+        str,
+        "",
+        "CURSORISH_APPLY_API_KEY",
+        "key for the apply endpoint",
+        secret=True,
+    ),
     Setting("profile", str, "default", "CURSORISH_PROFILE", "agent profile name"),
     Setting("concurrency", int, 8, "CURSORISH_CONCURRENCY", "agents running at once"),
     Setting("max_steps", int, 0, "CURSORISH_MAX_STEPS", "planner steps per agent (0: profile)"),

@@ -138,6 +138,7 @@ class ScriptedServer:
         self._port = port
         self._lock = threading.Lock()
         self._requests: list[dict[str, Any]] = []
+        self._headers: list[dict[str, str]] = []
         self._failures: dict[tuple[str, int], int] = {}
         self._ids = itertools.count(1)
         self._stopping = threading.Event()
@@ -197,11 +198,18 @@ class ScriptedServer:
         with self._lock:
             return list(self._requests)
 
+    @property
+    def request_headers(self) -> list[dict[str, str]]:
+        """The HTTP headers of each request in `requests` (names lower-cased), in order."""
+        with self._lock:
+            return [dict(h) for h in self._headers]
+
     # -- request handling (called from handler threads) ------------------------------
 
-    def _record(self, body: dict[str, Any]) -> None:
+    def _record(self, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> None:
         with self._lock:
             self._requests.append(body)
+            self._headers.append({k.lower(): v for k, v in (headers or {}).items()})
 
     def _next_id(self) -> int:
         with self._lock:
@@ -287,7 +295,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat(self, body: dict[str, Any]) -> None:
         state = self.server_state
-        state._record(body)
+        state._record(body, dict(self.headers.items()))
         messages = body.get("messages") or []
         model = str(body.get("model") or state.model)
         stream = bool(body.get("stream"))

@@ -236,7 +236,7 @@ class LocalApplyModel:
                 "model",
             )
         merged = self.profile.parse_output(result.text)
-        problem = check_model_output(original, merged, path)
+        problem = check_model_output(original, sketch, merged, path)
         if problem:
             return Refused(problem, ENGINE, "model")
         stats = result.stats

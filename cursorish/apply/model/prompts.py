@@ -1,13 +1,18 @@
 """Prompt formats of the open fast-apply models, and parsing of what they answer.
 
 A profile is the contract between cursorish and one family of apply models: how the prompt is
-laid out, which tags wrap the answer, and where the answer ends. Two families are known:
+laid out, which tags wrap the answer, and where the answer ends. Four are known:
 
-- `fastapply`: Kortix FastApply (Qwen2.5-Coder, ChatML). The user turn holds
-  `<code>{original}</code>` and `<update>{sketch}</update>`; the answer is
+- `fastapply`: Kortix FastApply (Qwen2.5-Coder, ChatML; served by vLLM or llama.cpp's server).
+  The user turn holds `<code>{original}</code>` and `<update>{sketch}</update>`; the answer is
   `<updated-code>…</updated-code>`.
-- `morph`: Morph-style `<instruction>…</instruction>\\n<code>…</code>\\n<update>…</update>`,
-  answered with the bare merged file (ChatML around it for local models).
+- `morph`: Morph's apply API, `<instruction>…</instruction>\\n<code>…</code>\\n<update>…</update>`
+  as the only user message, answered with the bare merged file (ChatML around it locally).
+- `relace`: Relace's OpenAI-compatible apply endpoint: the same three tags, each on its own line
+  with a newline before and after, `<instruction>` only when there is one; the bare file back.
+- `openai-predicted`: any chat model behind an OpenAI-style API with Predicted Outputs: the
+  request carries `prediction={"type": "content", "content": original}`, so the provider
+  drafts from the original file (speculative edits as a service); the bare file back.
 
 For a local model the prompt is rendered as raw text ending in the assistant's opening tag, so
 the first generated token is already the first token of the file: that is where the speculative
@@ -36,6 +41,17 @@ MORPH_USER = (
     "<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{sketch}</update>"
 )
 MORPH_DEFAULT_INSTRUCTION = "Apply the update to the code."
+RELACE_USER = "\n<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{sketch}</update>\n"
+RELACE_USER_BARE = "\n<code>{original}</code>\n<update>{sketch}</update>\n"
+PREDICTED_SYSTEM = (
+    "You merge a code edit into a file. The <update> shows only the changed parts of the file; "
+    "comments such as '... existing code ...' stand for unchanged code. Reply with the complete "
+    "updated file and nothing else: every line the update does not change exactly as it is in "
+    "<code>, no explanations, no code fences."
+)
+PREDICTED_USER = (
+    "<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{sketch}</update>"
+)
 
 IM_START = "<|im_start|>"
 IM_END = "<|im_end|>"
@@ -59,13 +75,23 @@ class ApplyProfile:
     output_open: str  # tag the answer starts with ("" when the answer is the bare file)
     output_close: str  # tag the answer ends with ("" when it ends at end-of-turn)
     stop_strings: tuple[str, ...] = (IM_END, "<|endoftext|>")
+    bare_template: str | None = None  # the user message when no instruction is given
+    predicted: bool = False  # send the original as OpenAI's `prediction` (Predicted Outputs)
+    default_model: str = "apply"  # model id when none is configured
+    default_api_base: str | None = None  # the provider's endpoint, when it has a public one
+    key_env: str | None = None  # the provider's usual API key variable
 
     def user_message(self, original: str, sketch: str, instruction: str | None = None) -> str:
-        return self.user_template.format(
-            original=original,
-            sketch=sketch,
-            instruction=instruction or MORPH_DEFAULT_INSTRUCTION,
-        )
+        template = self.user_template
+        if not instruction and self.bare_template is not None:
+            template = self.bare_template
+        # One pass over the template, so braces or field names inside the file stay literal.
+        fields = {
+            "original": original,
+            "sketch": sketch,
+            "instruction": instruction or MORPH_DEFAULT_INSTRUCTION,
+        }
+        return _FIELD.sub(lambda m: fields[m.group(1)], template)
 
     def messages(
         self, original: str, sketch: str, instruction: str | None = None
@@ -118,6 +144,7 @@ class ApplyProfile:
         return _strip_fence(text)
 
 
+_FIELD = re.compile(r"\{(original|sketch|instruction)\}")
 _FENCE = re.compile(r"\A\s*```[\w+.-]*\n(?P<body>.*?\n)```\s*\Z", re.DOTALL)
 
 
@@ -141,6 +168,32 @@ PROFILES: dict[str, ApplyProfile] = {
         user_template=MORPH_USER,
         output_open="",
         output_close="",
+        default_model="morph-v3-fast",
+        default_api_base="https://api.morphllm.com/v1",
+        key_env="MORPH_API_KEY",
+    ),
+    "relace": ApplyProfile(
+        name="relace",
+        system=None,
+        user_template=RELACE_USER,
+        bare_template=RELACE_USER_BARE,
+        output_open="",
+        output_close="",
+        default_model="auto",
+        default_api_base="https://instantapply.endpoint.relace.run/v1/apply",
+        key_env="RELACE_API_KEY",
+    ),
+    "openai-predicted": ApplyProfile(
+        name="openai-predicted",
+        system=PREDICTED_SYSTEM,
+        user_template=PREDICTED_USER,
+        bare_template=PREDICTED_USER.split("\n", 1)[1],
+        output_open="",
+        output_close="",
+        predicted=True,
+        default_model="gpt-4.1-mini",
+        default_api_base="https://api.openai.com/v1",
+        key_env="OPENAI_API_KEY",
     ),
 }
 
@@ -161,6 +214,10 @@ def guess_profile(model_name: str, metadata: dict[str, str] | None = None) -> Ap
     for text in haystacks:
         if "morph" in text:
             return PROFILES["morph"]
+        if "relace" in text:
+            return PROFILES["relace"]
+        if text.startswith(("gpt-4o", "gpt-4.1", "openai/gpt-4o", "openai/gpt-4.1")):
+            return PROFILES["openai-predicted"]  # the models that take Predicted Outputs
         if "fastapply" in text or "fast-apply" in text or "fast_apply" in text:
             return PROFILES["fastapply"]
     return PROFILES["fastapply"]

@@ -1,13 +1,20 @@
 """A remote apply model behind any OpenAI-compatible endpoint (llama.cpp server, vLLM, a hosted
 apply API), called through litellm with the same prompt formats as the local model.
 
+Formats (`prompts.PROFILES`): `fastapply` (a vLLM or llama.cpp server running FastApply),
+`morph` (Morph's API), `relace` (Relace's OpenAI-compatible apply endpoint) and
+`openai-predicted` (a chat model with OpenAI's Predicted Outputs: the original file is sent as
+`prediction`, so the provider drafts from it). Each has a default model id, endpoint and API key
+variable, used when the configuration names none.
+
 litellm is imported lazily (through the planner's loader, which keeps it quiet and offline).
 The answer is streamed: `on_token` receives the merged file's text as it arrives, without the
-wrapper tags. The result is parsed and syntax-checked like a local model's.
+wrapper tags. The answer then goes through the same merge verifier as a deterministic merge.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -90,16 +97,16 @@ class RemoteApplyModel:
         profile: str | ApplyProfile | None = None,
         timeout_s: float = 120.0,
     ) -> None:
-        self.api_base = api_base.rstrip("/")
-        self.model = model or DEFAULT_REMOTE_MODEL
-        self.api_key = api_key
-        self.timeout_s = timeout_s
         if isinstance(profile, ApplyProfile):
             self.profile = profile
         elif profile:
             self.profile = get_profile(profile)
         else:
-            self.profile = guess_profile(self.model)
+            self.profile = guess_profile(model or DEFAULT_REMOTE_MODEL)
+        self.api_base = api_base.rstrip("/")
+        self.model = model or self.profile.default_model
+        self.api_key = api_key
+        self.timeout_s = timeout_s
 
     @property
     def name(self) -> str:
@@ -108,6 +115,32 @@ class RemoteApplyModel:
     def _litellm_model(self) -> str:
         # A bare name is an OpenAI-compatible deployment; "provider/name" is passed through.
         return self.model if "/" in self.model else f"openai/{self.model}"
+
+    def _key(self) -> str:
+        # An endpoint without authentication (a local server) still needs some key for the
+        # OpenAI client. A provider's own key variable (OPENAI_API_KEY, ...) is used only when
+        # no key is configured and only for that provider's own endpoint, never sent elsewhere.
+        if self.api_key:
+            return self.api_key
+        own = self.profile.default_api_base
+        if self.profile.key_env and own and self.api_base == own.rstrip("/"):
+            return os.environ.get(self.profile.key_env) or "none"
+        return "none"
+
+    def request(self, original: str, sketch: str, instruction: str | None = None) -> dict[str, Any]:
+        """The keyword arguments of the litellm call (tests check them through the server)."""
+        kwargs: dict[str, Any] = {
+            "model": self._litellm_model(),
+            "messages": self.profile.messages(original, sketch, instruction),
+            "api_base": self.api_base,
+            "api_key": self._key(),
+            "temperature": 0,
+            "timeout": self.timeout_s,
+            "num_retries": 1,
+        }
+        if self.profile.predicted:
+            kwargs["prediction"] = {"type": "content", "content": original}
+        return kwargs
 
     def complete(
         self,
@@ -124,14 +157,7 @@ class RemoteApplyModel:
         stream = on_token is not None
         try:
             response = litellm.completion(
-                model=self._litellm_model(),
-                messages=self.profile.messages(original, sketch, instruction),
-                api_base=self.api_base,
-                api_key=self.api_key or "none",
-                temperature=0,
-                stream=stream,
-                timeout=self.timeout_s,
-                num_retries=1,
+                **self.request(original, sketch, instruction), stream=stream
             )
         except Exception as error:  # litellm raises many types; the user needs one message
             raise CursorishError(
@@ -167,11 +193,23 @@ class RemoteApplyModel:
             answer = self.complete(original, sketch, instruction=instruction, on_token=on_token)
         except CursorishError as error:
             return Refused(error.message, ENGINE, "model")
-        merged = self.profile.parse_output(answer)
-        problem = check_model_output(original, merged, path)
+        merged = _like_original(self.profile.parse_output(answer), original)
+        problem = check_model_output(original, sketch, merged, path)
         if problem:
             return Refused(problem, ENGINE, "model")
         return Merged(merged, ENGINE, "model", (f"remote apply model {self.name}",))
+
+
+def _like_original(merged: str, original: str) -> str:
+    """Hosted apply models wrap the file in newlines of their own (Morph's answers start with
+    one); the original's first and last newline are what the file has."""
+    if merged.startswith("\n") and not original.startswith("\n"):
+        merged = merged[1:]
+    if original.endswith("\n") and merged and not merged.endswith("\n"):
+        merged += "\n"
+    elif merged.endswith("\n") and original and not original.endswith("\n"):
+        merged = merged[:-1]
+    return merged
 
 
 def _deltas(response: Iterable[Any]) -> Iterable[str]:

@@ -1,23 +1,24 @@
-"""Checks every model answer passes before it may be written: non-empty, and no new syntax errors.
+"""Checks every model answer passes before it may be written.
 
-The syntax check is the apply engine's own (`cursorish.apply.syntax.new_errors`), so a model
-result is held to the same bar as a deterministic merge.
+An apply model is trusted no more than the deterministic merge: its answer goes through the
+same independent merge verifier (`cursorish.apply.verify.verify_merge`: every sketch line is
+in the answer, in order; every original line that disappeared is explained by the sketch;
+nothing outside the sketched regions changed; no new syntax errors). A model that drops or
+invents lines is refused, and the reason reaches the planner as the edit tool's result.
 """
 
 from __future__ import annotations
 
-from cursorish.apply.languages import detect_language
-from cursorish.apply.syntax import new_errors
+from cursorish.apply.verify import verify_merge
+
+REFUSAL_PREFIX = "the apply model's answer was refused by the merge verifier"
 
 
-def check_model_output(original: str, merged: str, path: str) -> str | None:
-    """Why `merged` must not be written, or None when it may be."""
+def check_model_output(original: str, sketch: str, merged: str, path: str) -> str | None:
+    """Why `merged` (a model's answer to `sketch` on `original`) must not be written, or None."""
     if not merged.strip() and original.strip():
         return "the apply model returned an empty file"
-    language = detect_language(path)
-    if not language.has_grammar:
-        return None
-    problem = new_errors(original, merged, language.name)
+    problem = verify_merge(original, sketch, merged, path=path)
     if problem:
-        return f"the apply model's output does not parse as {language.name}: {problem}"
+        return f"{REFUSAL_PREFIX}: {problem}"
     return None

@@ -44,6 +44,7 @@ def clean_router(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "CURSORISH_APPLY_API_BASE",
         "CURSORISH_APPLY_REMOTE_MODEL",
         "CURSORISH_APPLY_API_KEY",
+        "CURSORISH_APPLY_REMOTE_FORMAT",
     ):
         monkeypatch.delenv(name, raising=False)
     router.reset()

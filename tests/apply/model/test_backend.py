@@ -12,8 +12,8 @@ import pytest
 
 from cursorish.apply.model.backend import LocalApplyModel, _FairLock
 from cursorish.apply.model.lowlevel import gpu_offload_supported
-from cursorish.apply.result import Merged, Refused
-from cursorish.apply.syntax import parse
+from cursorish.apply.model.validate import REFUSAL_PREFIX
+from cursorish.apply.result import Refused
 from cursorish.errors import CursorishError, ExitCode
 
 ORIGINAL = "def add(a, b):\n    return a + b\n\n\nclass Box:\n    size = 1\n"
@@ -80,29 +80,21 @@ def _model_that_stops(tiny_model_path: Path, tiny_model: LocalApplyModel) -> Loc
     return LocalApplyModel(tiny_model_path, profile=profile)
 
 
-def test_answer_within_the_tags_is_merged(
+def test_a_finished_answer_goes_through_the_merge_verifier(
     tiny_model_path: Path, tiny_model: LocalApplyModel
 ) -> None:
     model = _model_that_stops(tiny_model_path, tiny_model)
     streamed: list[str] = []
-    outcome = model.apply(ORIGINAL, SKETCH, path="notes.txt", on_token=streamed.append)
-    assert isinstance(outcome, Merged), outcome
-    assert outcome.engine == "model"
-    assert outcome.text and model.profile.output_close not in outcome.text
-    assert "".join(streamed) == outcome.text
-    model.close()
-
-
-def test_answer_that_does_not_parse_is_refused(
-    tiny_model_path: Path, tiny_model: LocalApplyModel
-) -> None:
-    model = _model_that_stops(tiny_model_path, tiny_model)
-    merged = model.apply(ORIGINAL, SKETCH, path="notes.txt")
-    assert isinstance(merged, Merged)
-    assert parse(merged.text, "python").root_node.has_error  # the premise: nonsense
-    outcome = model.apply(ORIGINAL, SKETCH, path="box.py")
-    assert isinstance(outcome, Refused)
-    assert "does not parse as python" in outcome.reason
+    for path in ("notes.txt", "box.py"):
+        streamed.clear()
+        outcome = model.apply(ORIGINAL, SKETCH, path=path, on_token=streamed.append)
+        # The answer ended at its closing tag (it was not cut off), and the random model's
+        # nonsense lacks the sketch's lines: the verifier refuses it and says so.
+        assert isinstance(outcome, Refused) and outcome.engine == "model", outcome
+        assert outcome.reason.startswith(REFUSAL_PREFIX), outcome.reason
+        assert "sketch lines" in outcome.reason
+        text = "".join(streamed)
+        assert text.strip() and model.profile.output_close not in text
     model.close()
 
 

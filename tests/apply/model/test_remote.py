@@ -1,49 +1,182 @@
-"""The remote apply backend, through real litellm calls to a local scripted server."""
+"""The remote apply backend, through real litellm calls to a local scripted server: the exact
+request each prompt format sends, and the merge verifier on every answer."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from cursorish.apply.model.prompts import get_profile
 from cursorish.apply.model.remote import RemoteApplyModel, TagFilter
+from cursorish.apply.model.validate import REFUSAL_PREFIX
 from cursorish.apply.result import Merged, Refused
 from cursorish.planner.scripted_server import ScriptedServer
 
-ORIGINAL = "def f(x):\n    return x\n"
-SKETCH = "def f(x):\n    return x + 1\n"
+ORIGINAL = (
+    "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\n"
+    "def save(path, text):\n    with open(path, 'w') as f:\n        f.write(text)\n\n\n"
+    "def size(path):\n    return os.path.getsize(path)\n"
+)
+SKETCH = (
+    "# ... existing code ...\ndef save(path, text):\n"
+    "    with open(path, 'w', encoding='utf-8') as f:\n        f.write(text)\n"
+    "# ... existing code ...\n"
+)
+MERGED = ORIGINAL.replace("open(path, 'w')", "open(path, 'w', encoding='utf-8')")
+# The two ways an apply model goes wrong: it drops code the sketch kept, or writes code of its own.
+DROPPED = MERGED.replace("\n\ndef size(path):\n    return os.path.getsize(path)\n", "")
+INVENTED = MERGED.replace("def size(path):", "def extra():\n    pass\n\n\ndef size(path):")
+
+# The formats' user messages, written out here rather than built by the code under test.
+FASTAPPLY_USER = (
+    "Merge all changes from the <update> snippet into the <code> below.\n"
+    "- Preserve the code's structure, order, comments, and indentation exactly.\n"
+    "- Output only the updated code, enclosed within <updated-code> and </updated-code> tags.\n"
+    "- Do not include any additional text, explanations, placeholders, ellipses, or code fences."
+    f"\n\n<code>{ORIGINAL}</code>\n\n<update>{SKETCH}</update>\n\n"
+    "Provide the complete updated code."
+)
 
 
-def test_merged_answer_and_request_format() -> None:
-    with ScriptedServer([{"content": f"<updated-code>{SKETCH}</updated-code>"}]) as server:
-        outcome = RemoteApplyModel(server.base_url).apply(ORIGINAL, SKETCH, path="f.py")
-        request = server.requests[0]
-    assert isinstance(outcome, Merged) and outcome.text == SKETCH and outcome.engine == "remote"
-    assert request["temperature"] == 0
-    assert f"<code>{ORIGINAL}</code>" in request["messages"][-1]["content"]
-
-
-def test_morph_profile_and_streaming() -> None:
-    with ScriptedServer([{"content": SKETCH}]) as server:
-        model = RemoteApplyModel(server.base_url, model="morph-v3-fast")
+def _apply(
+    answer: str, *, instruction: str | None = None, stream: bool = False, **kwargs: Any
+) -> tuple[RemoteApplyModel, Any, dict[str, Any], dict[str, str], str]:
+    """One apply against a server answering `answer`: (model, outcome, body, headers, streamed)."""
+    with ScriptedServer([{"content": answer}]) as server:
+        model = RemoteApplyModel(server.base_url, **kwargs)
         got: list[str] = []
         outcome = model.apply(
-            ORIGINAL, SKETCH, path="f.py", instruction="add one", on_token=got.append
+            ORIGINAL,
+            SKETCH,
+            path="io.py",
+            instruction=instruction,
+            on_token=got.append if stream else None,
         )
-        request = server.requests[0]
+        assert len(server.requests) == 1
+        return model, outcome, server.requests[0], server.request_headers[0], "".join(got)
+
+
+def test_fastapply_request_and_answer() -> None:
+    model, outcome, body, headers, streamed = _apply(
+        f"<updated-code>{MERGED}</updated-code>", stream=True
+    )
+    assert model.profile.name == "fastapply"  # the default for an unknown model id
+    assert body["model"] == "apply"
+    assert body["messages"] == [
+        {
+            "role": "system",
+            "content": "You are a coding assistant that helps merge code updates, ensuring "
+            "every modification is fully integrated.",
+        },
+        {"role": "user", "content": FASTAPPLY_USER},
+    ]
+    assert body["temperature"] == 0 and body["stream"] is True
+    assert "prediction" not in body
+    assert headers["authorization"] == "Bearer none"  # a local server: no key of the user's
+    assert isinstance(outcome, Merged) and outcome.text == MERGED and outcome.engine == "remote"
+    assert streamed == MERGED
+
+
+def test_morph_request() -> None:
+    answer = "\n" + MERGED  # Morph's answers start with a newline the file does not have
+    model, outcome, body, _, streamed = _apply(
+        answer, instruction="I add an encoding to save", stream=True, model="morph-v3-fast"
+    )
     assert model.profile.name == "morph"
-    assert "<instruction>add one</instruction>" in request["messages"][-1]["content"]
-    assert isinstance(outcome, Merged) and outcome.text == SKETCH == "".join(got)
+    assert body["model"] == "morph-v3-fast"
+    assert body["messages"] == [
+        {
+            "role": "user",
+            "content": f"<instruction>I add an encoding to save</instruction>\n"
+            f"<code>{ORIGINAL}</code>\n<update>{SKETCH}</update>",
+        }
+    ]
+    assert "prediction" not in body
+    assert isinstance(outcome, Merged) and outcome.text == MERGED
+    assert streamed == answer  # streamed as it came
 
 
-def test_invalid_answer_is_refused() -> None:
-    with ScriptedServer([{"content": "<updated-code>def f(x:\n</updated-code>"}]) as server:
-        outcome = RemoteApplyModel(server.base_url).apply(ORIGINAL, SKETCH, path="f.py")
-    assert isinstance(outcome, Refused) and "does not parse" in outcome.reason
+def test_relace_request_with_and_without_an_instruction() -> None:
+    model, outcome, body, _, _ = _apply(MERGED, profile="relace")
+    assert model.model == "auto" and body["model"] == "auto"
+    assert body["messages"] == [
+        {"role": "user", "content": f"\n<code>{ORIGINAL}</code>\n<update>{SKETCH}</update>\n"}
+    ]
+    assert isinstance(outcome, Merged) and outcome.text == MERGED
+    _, _, body, _, _ = _apply(MERGED, profile="relace", instruction="add an encoding")
+    assert body["messages"][0]["content"] == (
+        f"\n<instruction>add an encoding</instruction>\n<code>{ORIGINAL}</code>\n"
+        f"<update>{SKETCH}</update>\n"
+    )
+
+
+def test_openai_predicted_outputs_request() -> None:
+    _, outcome, body, _, streamed = _apply(
+        MERGED, profile="openai-predicted", stream=True, api_key="sk-configured"
+    )
+    assert body["model"] == "gpt-4.1-mini"
+    assert body["prediction"] == {"type": "content", "content": ORIGINAL}
+    assert body["messages"][0]["role"] == "system"
+    assert "complete updated file" in body["messages"][0]["content"]
+    assert body["messages"][1] == {
+        "role": "user",
+        "content": f"<code>{ORIGINAL}</code>\n<update>{SKETCH}</update>",
+    }
+    assert isinstance(outcome, Merged) and outcome.text == MERGED and streamed == MERGED
+
+
+def test_model_id_picks_the_format() -> None:
+    for model_id, name in [
+        ("morph-v3-large", "morph"),
+        ("relace-apply-3", "relace"),
+        ("gpt-4.1-mini", "openai-predicted"),
+        ("FastApply-7B-v1.0", "fastapply"),
+        ("qwen2.5-coder", "fastapply"),
+    ]:
+        assert RemoteApplyModel("http://127.0.0.1:9/v1", model=model_id).profile.name == name
+
+
+def test_a_providers_key_goes_only_to_that_provider(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-users-openai-key")
+    own = RemoteApplyModel("https://api.openai.com/v1", profile="openai-predicted")
+    assert own.request("a", "b")["api_key"] == "sk-users-openai-key"
+    # Any other endpoint with the same format (a proxy, a repository's config) never sees it.
+    _, _, _, headers, _ = _apply(MERGED, profile="openai-predicted")
+    assert headers["authorization"] == "Bearer none"
+    _, _, _, headers, _ = _apply(MERGED, profile="openai-predicted", api_key="sk-for-proxy")
+    assert headers["authorization"] == "Bearer sk-for-proxy"
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (DROPPED, "original lines 14-15 ('def size(path):') would be deleted"),
+        (INVENTED, "merged line 14 ('def extra():') comes neither from the sketch nor"),
+        ("import os\n", "the sketch lines"),
+    ],
+)
+def test_the_verifier_refuses_answers_that_drop_or_invent_lines(answer: str, why: str) -> None:
+    wrapped_fastapply = f"<updated-code>{answer}</updated-code>"
+    for fmt, wrapped in [("fastapply", wrapped_fastapply), ("morph", answer)]:
+        _, outcome, _, _, _ = _apply(wrapped, profile=fmt)
+        assert isinstance(outcome, Refused) and outcome.engine == "remote", (fmt, outcome)
+        assert outcome.reason.startswith(REFUSAL_PREFIX) and why in outcome.reason, outcome.reason
+
+
+def test_an_answer_that_does_not_parse_is_refused() -> None:
+    original = "def f(x):\n    return x\n"
+    sketch = "def f(x):\n    return (x + 1\n"  # the planner's own syntax error
+    with ScriptedServer([{"content": f"<updated-code>{sketch}</updated-code>"}]) as server:
+        outcome = RemoteApplyModel(server.base_url).apply(original, sketch, path="f.py")
+    assert isinstance(outcome, Refused) and "syntax" in outcome.reason, outcome
 
 
 def test_server_error_is_a_refusal_not_a_crash() -> None:
     script = [{"content": "x", "error": {"status": 500, "times": -1, "message": "boom"}}]
     with ScriptedServer(script) as server:
         outcome = RemoteApplyModel(server.base_url, timeout_s=10).apply(
-            ORIGINAL, SKETCH, path="f.py"
+            ORIGINAL, SKETCH, path="io.py"
         )
     assert isinstance(outcome, Refused) and "remote apply model" in outcome.reason
 

@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from cursorish.apply import router
+from cursorish.apply.model.remote import RemoteApplyModel
+from cursorish.apply.model.validate import REFUSAL_PREFIX
 from cursorish.apply.result import Merged, Refused
-from cursorish.errors import CursorishError
+from cursorish.errors import ConfigError, CursorishError, ExitCode
 from cursorish.planner.scripted_server import ScriptedServer
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
@@ -53,13 +55,45 @@ def test_auto_does_not_call_the_model_when_the_merge_succeeds() -> None:
 
 
 def test_both_refusals_are_reported() -> None:
-    broken = "<updated-code>def f(:\n</updated-code>"
-    with ScriptedServer([{"content": broken}]) as server:
+    dropped = "<updated-code>def g():\n    return 2\n</updated-code>"  # f() is gone
+    with ScriptedServer([{"content": dropped}]) as server:
         router.configure(remote_api_base=server.base_url)
         outcome = router.apply_sketch(ORIGINAL, AMBIGUOUS, path="a.py")
     assert isinstance(outcome, Refused)
     assert outcome.reason.startswith("deterministic merge: ")
-    assert "does not parse as python" in outcome.reason
+    assert f"remote: {REFUSAL_PREFIX}" in outcome.reason
+    assert "would be deleted" in outcome.reason
+
+
+def test_a_hosted_format_needs_no_api_base() -> None:
+    router.configure(remote_format="relace", remote_api_key="rk-test")
+    model = router.configured_model()
+    assert isinstance(model, RemoteApplyModel)
+    assert model.api_base == "https://instantapply.endpoint.relace.run/v1/apply"
+    assert model.model == "auto" and model.profile.name == "relace"
+
+
+def test_format_model_and_key_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with ScriptedServer([{"content": ANSWER}]) as server:
+        monkeypatch.setenv("CURSORISH_APPLY_API_BASE", server.base_url)
+        monkeypatch.setenv("CURSORISH_APPLY_REMOTE_FORMAT", "openai-predicted")
+        monkeypatch.setenv("CURSORISH_APPLY_REMOTE_MODEL", "gpt-4o-mini")
+        monkeypatch.setenv("CURSORISH_APPLY_API_KEY", "sk-proxy")
+        outcome = router.apply_sketch(ORIGINAL, AMBIGUOUS, path="a.py")
+        body, headers = server.requests[0], server.request_headers[0]
+    assert isinstance(outcome, Merged) and outcome.text == ANSWER, outcome
+    assert body["model"] == "gpt-4o-mini"
+    assert body["prediction"] == {"type": "content", "content": ORIGINAL}
+    assert headers["authorization"] == "Bearer sk-proxy"
+
+
+def test_unknown_format_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ConfigError, match="known: fastapply, morph, relace, openai-predicted"):
+        router.configure(remote_format="cursor")
+    monkeypatch.setenv("CURSORISH_APPLY_REMOTE_FORMAT", "cursor")
+    with pytest.raises(ConfigError) as info:
+        router.apply_sketch(ORIGINAL, AMBIGUOUS, path="a.py")
+    assert info.value.exit_code == ExitCode.CONFIG
 
 
 def test_environment_configures_the_local_model(
