@@ -247,14 +247,16 @@ def cmd_log(ns: argparse.Namespace) -> int:
             for entry in entries:
                 print(json.dumps(entry, default=str))
             return 0
+        from cursorish.core.text import escape_controls as shown  # planner and file text
+
         print(f"agent {agent['id']}  {agent['state']}  branch {agent['branch']}")
-        print(f"task: {store.task_text(agent)}\n")
+        print(f"task: {shown(store.task_text(agent))}\n")
         for entry in entries:
-            print(render_entry(entry, full=ns.full))
+            print(shown(render_entry(entry, full=ns.full)))
         if agent.get("setup_output"):
-            print(f"--- worktree setup output\n{_clip(agent['setup_output'], ns.full)}")
+            print(f"--- worktree setup output\n{shown(_clip(agent['setup_output'], ns.full))}")
         if agent.get("error"):
-            print(f"--- ended {agent['state']}: {agent['error']}")
+            print(f"--- ended {agent['state']}: {shown(agent['error'])}")
         return 0
     finally:
         store.close()

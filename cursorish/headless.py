@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from cursorish.core.agent import FINAL_STATES
 from cursorish.core.events import Event
+from cursorish.core.text import escape_controls
 from cursorish.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -60,7 +61,8 @@ class Printer:
             self.tokens[agent] = (
                 self.tokens.get(agent, 0) + d["prompt_tokens"] + d["completion_tokens"]
             )
-        line = _event_line(event)
+        # Planner text and file contents reach these lines: escape what the terminal would run.
+        line = escape_controls(_event_line(event), keep_lines=False)
         if self._live:
             if line:
                 self.err.write("\r\033[K" + line + "\n")
@@ -201,7 +203,7 @@ def print_reports(reports: list[AgentReport], repo_root: Path, printer: Printer)
         printer.out.write(json.dumps(summary, default=str) + "\n")
     else:
         for report in reports:
-            printer.out.write(format_report(report, repo_root) + "\n")
+            printer.out.write(escape_controls(format_report(report, repo_root)) + "\n")
         if len(reports) > 1:
             printer.out.write(compare_reports(reports) + "\n")
     printer.out.flush()

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cursorish.core.text import first_line
+from cursorish.core.text import escape_controls, first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops._git import git_out, run_git, split_z
 from cursorish.gitops.diffs import diff_stats
@@ -186,7 +186,7 @@ def format_branches(views: list[BranchView]) -> str:
         lines.append(
             f"{v.branch:{width}}  {state:12} {v.files:>5} {'+' + str(v.added):>6} "
             f"{'-' + str(v.deleted):>6} {v.pending:>7} {v.accepted:>8} {v.rejected:>8}  "
-            f"{first_line(v.task)[:60]}"
+            f"{_shown(first_line(v.task)[:60])}"
         )
     return "\n".join(lines)
 
@@ -282,16 +282,23 @@ def print_listing(session: ReviewSession, *, as_json: bool) -> None:
         return
     who = f" (agent {session.agent_id})" if session.agent_id else ""
     print(f"review of {session.branch}{who} against {session.base[:12]}")
+    # Task, paths and lines come from the planner and the files: escaped, never run by the
+    # terminal (an ESC or OSC sequence in a file must not rewrite the screen or the clipboard).
     if session.task:
-        print(f"task: {first_line(session.task)}")
+        print(f"task: {_shown(first_line(session.task))}")
     for f in files:
-        moved = f" (from {f.old_path})" if f.old_path else ""
-        print(f"\n{f.status} {f.path}{moved}{'  [binary]' if f.binary else ''}")
+        moved = f" (from {_shown(f.old_path)})" if f.old_path else ""
+        print(f"\n{f.status} {_shown(f.path)}{moved}{'  [binary]' if f.binary else ''}")
         for hunk, state in _file_hunks(f.pending, "pending") + _file_hunks(f.accepted, "accepted"):
-            print(f"  {hunk.id}  {state:8}  {hunk.header}  (+{hunk.added} -{hunk.deleted})")
+            header = _shown(hunk.header)
+            print(f"  {hunk.id}  {state:8}  {header}  (+{hunk.added} -{hunk.deleted})")
             for line in hunk.lines:
-                print(f"    {line.kind}{line.text}")
+                print(f"    {line.kind}{escape_controls(line.text)}")  # tabs kept
     print(f"\n{_counts_line(counts)}")
+
+
+def _shown(text: str) -> str:
+    return escape_controls(text, keep_lines=False)
 
 
 def _headless(ns: argparse.Namespace) -> bool:

@@ -381,3 +381,29 @@ def test_a_planner_answer_cut_off_every_time_exits_5_and_is_never_acted_on(
     assert summary["status"] == "failed" and "ended without a finish reason" in summary["error"]
     assert len(server.requests) == 2  # one retry (the one_retry fixture), then the error
     assert git(repo, "show", f"{summary['branch']}:app.py") == APP
+
+
+HOSTILE = "\x1b]52;c;cHduZWQ=\x07\x1b[2J\rfake \u202eevil"
+SHOWN = "\\e]52;c;cHduZWQ=\\x07\\e[2J\\rfake \\u202eevil"
+
+
+def test_planner_and_file_text_is_shown_escaped_in_the_output_and_the_log(
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "notes.txt").write_text(f"title {HOSTILE}\n")
+    git(repo, "add", "notes.txt")
+    git(repo, "commit", "-q", "-m", "a file with escape sequences")
+    turns = [
+        {"content": f"thinking {HOSTILE}", "tool_calls": [call("read_file", path="notes.txt")]},
+        {"tool_calls": [call("read_file", path=f"gone {HOSTILE}")]},  # fails: shown as a result
+        {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+        finish(f"done {HOSTILE}"),
+    ]
+    assert run_task(repo, scripted_server(turns), task=f"say hello {HOSTILE}") == 0
+    captured = capsys.readouterr()
+    printed = captured.out + captured.err
+    assert SHOWN in printed and "\x1b" not in printed and "\r" not in printed
+    assert main(["log", "--repo", str(repo)]) == 0
+    log = capsys.readouterr().out
+    assert f"thinking {SHOWN}" in log and "title \\e]52;c;cHduZWQ=\\x07" in log
+    assert not any(c in log for c in "\x1b\x07\r\u202e")

@@ -577,3 +577,19 @@ def test_a_file_git_refuses_in_one_worktree_breaks_neither_branches_nor_review(
     done = review_json(capsys, repo, "d4e5f6", "--accept-all", "--commit")
     assert done["counts"] == {"pending": 0, "accepted": 1, "rejected": 0}
     assert git(repo, "show", "cursorish/d4e5f6:notes.txt") == NOTES + "five\n"
+
+
+def test_review_list_and_branches_show_file_and_task_text_escaped(
+    capsys: pytest.CaptureFixture[str], repo: Path, store: Store
+) -> None:
+    hostile = "\x1b]52;c;cHduZWQ=\x07\x1b[2J\rfake \u202eevil\x9b31m"
+    shown = "\\e]52;c;cHduZWQ=\\x07\\e[2J\\rfake \\u202eevil\\x9b31m"
+    make_agent(repo, store, "e5c4pe", {"notes.txt": NOTES + f"{hostile}\n"}, task=hostile)
+    code, out, _ = run(capsys, "review", "e5c4pe", "--repo", str(repo), "--list")
+    assert code == 0
+    first = "\\e]52;c;cHduZWQ=\\x07\\e[2J"  # a task shows its first line; CR ends one
+    assert f"    +{shown}" in out and f"task: {first}\n" in out
+    code, table, _ = run(capsys, "branches", "--repo", str(repo))
+    assert code == 0 and f"  {first}\n" in table
+    for printed in (out, table):
+        assert not any(c in printed for c in "\x1b\x07\r\u202e\x9b")

@@ -1,6 +1,36 @@
-"""Text shown to people: the one-line form of a task, a summary or an error message."""
+"""Text shown to people: the one-line form of a task, a summary or an error message, and text
+from planners or files made safe to show on a terminal."""
 
 from __future__ import annotations
+
+import re
+
+# What a terminal would act on instead of showing: C0 controls (ESC starts CSI and OSC
+# sequences; CR rewrites the line), DEL, C1 controls (U+009B is a one-character CSI), the
+# bidirectional overrides and isolates that reorder what is shown ("Trojan source"), and lone
+# surrogates (the undecodable bytes of a file or a file name, kept by surrogateescape).
+_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_UNSAFE = re.compile(f"[{_CHARS}]")
+_UNSAFE_OR_LINES = re.compile(f"[{_CHARS}\n\t]")
+_NAMED = {"\r": "\\r", "\n": "\\n", "\t": "\\t", "\x1b": "\\e"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8: show the byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_controls(text: str, *, keep_lines: bool = True) -> str:
+    """`text` with every character a terminal would act on written as a visible escape (`\\e`
+    for ESC, `\\r`, `\\x07`, `\\u202e`, `\\xff` for an undecodable byte). Newlines and tabs are
+    kept unless `keep_lines` is false (one-line fields: a path, a task in a table)."""
+    pattern = _UNSAFE if keep_lines else _UNSAFE_OR_LINES
+    return pattern.sub(_escape, text)
 
 
 def first_line(text: str, limit: int | None = None) -> str:

@@ -115,7 +115,9 @@ def parse_diff(data: bytes) -> list[FileDiff]:
 
 
 def _parse_file(chunk: bytes) -> FileDiff:
-    lines = chunk.splitlines(keepends=True)
+    # Lines end at "\n" alone: splitlines() would also split at a lone "\r" inside a line of
+    # the file and take its next character for the line's kind.
+    lines = re.findall(rb"[^\n]*\n|[^\n]+$", chunk)
     first_hunk = next((i for i, ln in enumerate(lines) if ln.startswith(b"@@ ")), len(lines))
     header_lines = lines[:first_hunk]
     header = b"".join(header_lines)

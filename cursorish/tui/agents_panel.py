@@ -19,7 +19,7 @@ from textual.widgets import DataTable
 
 from cursorish.core.agent import FINAL_STATES
 from cursorish.core.events import Event
-from cursorish.core.text import first_line
+from cursorish.core.text import escape_controls, first_line
 
 INTERRUPTED = "interrupted"
 ENDED = FINAL_STATES | {INTERRUPTED}
@@ -42,6 +42,11 @@ STATE_LABEL = {
 }
 
 LINE_LIMIT = 200  # a one-line summary, task or error is cut here before display
+
+
+def shown(text: str) -> str:
+    """One line of planner or file text, its control characters escaped for the terminal."""
+    return escape_controls(text, keep_lines=False)
 
 
 @dataclass
@@ -321,12 +326,12 @@ class AgentsPanel(Vertical):
         cells: dict[str, Text] = {"state": Text(clip(label, 13), style=style)}
         if self._wide:
             cells["agent"] = Text(clip(row.branch or row.id, 18))
-            cells["task"] = Text(clip(first_line(row.task, LINE_LIMIT), 28))
+            cells["task"] = Text(clip(shown(first_line(row.task, LINE_LIMIT)), 28))
         else:
             cells["agent"] = Text(row.id[:8])
         cells["tokens"] = Text(human_tokens(row.tokens), justify="right")
         cells["cost"] = Text(f"${row.cost_usd:.4f}", justify="right")
-        cells["activity"] = Text(clip(row.activity, self._activity_width))
+        cells["activity"] = Text(clip(shown(row.activity), self._activity_width))
         return cells
 
     def _draw(self, row: AgentRow) -> None:

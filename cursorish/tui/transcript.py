@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from rich.text import Text
+from rich.text import Text as RichText
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
@@ -23,9 +23,24 @@ from textual.widget import AwaitMount
 from textual.widgets import Static
 
 from cursorish.core.events import Event
-from cursorish.core.text import first_line
+from cursorish.core.text import escape_controls, first_line
 from cursorish.tui.agents_panel import LINE_LIMIT, STATE_LABEL, AgentRow
 from cursorish.tui.bridge import LiveState
+
+
+class Text(RichText):
+    """Rich text that shows what a terminal would act on escaped (`\\e`, `\\r`, ...): planner
+    replies, tool results and file contents reach the transcript, and an ESC or OSC sequence in
+    them must not restyle the screen or write the clipboard. Rich drops only BEL, BS, VT, FF
+    and CR; ESC would reach the terminal."""
+
+    def __init__(self, text: str = "", *args: Any, **kwargs: Any) -> None:
+        super().__init__(escape_controls(text), *args, **kwargs)
+
+    def append(self, text: str | RichText, style: Any = None) -> Text:
+        super().append(escape_controls(text) if isinstance(text, str) else text, style)
+        return self
+
 
 MAX_USER_CHARS = 600
 MAX_BODY_CHARS = 6_000

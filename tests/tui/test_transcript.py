@@ -334,3 +334,25 @@ async def test_brackets_in_tasks_commands_and_errors_are_shown_as_typed(
             lambda: any(n.message == "odd [/] notice [red]" for n in app._notifications),
             what="the notice",
         )
+
+
+async def test_escape_sequences_from_the_planner_and_files_are_shown_escaped(
+    make_setup: SetupFactory,
+) -> None:
+    setup = make_setup(planner="openai/never-called")
+    hostile = "\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b31m\u202eevil"
+    escaped = "\\e]52;c;cHduZWQ=\\x07\\e[2J\\x9b31m\\u202eevil"
+    running_agent(setup, "e5c001", f"task {hostile}")
+    app = CursorishApp(setup)
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.bridge.sink(Event("planner_text", "e5c001", {"text": f"thinking {hostile}"}))
+        await wait_for(pilot, lambda: f"thinking {escaped}" in shown(app), what="streamed text")
+        app.bridge.sink(Event("planner_reply", "e5c001", {"step": 1, "content": "x"}))
+        block = ToolBlock("c9", "read_file", {"path": f"notes{hostile}.txt"})
+        block.set_result(f"notes.txt (lines 1-1 of 1)\ntitle {hostile}", ok=True)
+        block.collapsed = False
+        await app.transcript.mount(block)
+        await pilot.pause(0.1)
+        text = shown(app) + screen_text(app)
+        assert f"title {escaped}" in text and f"task {escaped}"[:30] in text
+        assert not any(c in text for c in "\x1b\x07\x9b\u202e")
