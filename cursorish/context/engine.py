@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -74,6 +75,9 @@ class ContextEngine:
         hidden: Callable[[str], bool] | None = None,
     ) -> None:
         self.index = CodeIndex(db_path)
+        # Agents of one process update views one at a time: the second finds the blobs the
+        # first parsed instead of parsing them again in parallel.
+        self._sync_lock = threading.Lock()
         # Paths never shown (secrets provisioning copied into a worktree, such as `.env`).
         self.hidden = hidden or _default_hidden
 
@@ -85,7 +89,8 @@ class ContextEngine:
 
     def sync_worktree(self, root: Path) -> SyncStats:
         """Bring the view of a worktree up to date with what is on disk (index + edits)."""
-        return self.index.guarded(lambda: self._sync_worktree(root))
+        with self._sync_lock:
+            return self.index.guarded(lambda: self._sync_worktree(root))
 
     def _sync_worktree(self, root: Path) -> SyncStats:
         started = time.perf_counter()
@@ -130,7 +135,8 @@ class ContextEngine:
             changed = self.index.set_view(view, change, partial=True)
             return SyncStats(len(change), parsed, changed, time.perf_counter() - started)
 
-        return self.index.guarded(run)
+        with self._sync_lock:
+            return self.index.guarded(run)
 
     def sync_commit(self, repo: Path, rev: str) -> tuple[str, SyncStats]:
         """A view of the tree of a commit, read straight from git's objects (no checkout)."""
@@ -144,7 +150,8 @@ class ContextEngine:
             self._history(repo, view, rev)
             return view, SyncStats(len(files), parsed, changed, time.perf_counter() - started)
 
-        return self.index.guarded(run)
+        with self._sync_lock:
+            return self.index.guarded(run)
 
     def _history(self, repo: Path, view: str, rev: str) -> None:
         """Refresh the view's change counts when its commit moved (one `git log`)."""

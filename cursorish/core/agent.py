@@ -118,6 +118,7 @@ class Agent:
         cancel_requested: Callable[[], bool] | None = None,
         checkpoint: CheckpointFn | None = None,
         workspace: WorkspaceGate | None = None,
+        repo_map: Callable[[], str] | None = None,
     ) -> None:
         self.agent_id = agent_id
         self.task = task
@@ -132,6 +133,8 @@ class Agent:
         self.checkpoint = checkpoint
         # The worktree still being prepared (a new agent): tools wait for the stage they need.
         self.workspace = workspace
+        # Makes the repo map of the first message (reads the checked-out worktree).
+        self.repo_map = repo_map
         self.outcome = AgentOutcome(status=FAILED)
         self._started = 0.0
         self._inflight: asyncio.Future[Any] | None = None
@@ -142,10 +145,12 @@ class Agent:
         self.store.update_agent(self.agent_id, state=state)
         self.emit(Event("state", self.agent_id, {"state": state, **data}))
 
-    def initial_messages(self) -> list[dict[str, Any]]:
+    def initial_messages(self, repo_map: str = "") -> list[dict[str, Any]]:
         user = f"Task: {self.task}"
         if self.context:
             user += f"\n\n{self.context}"
+        if repo_map:
+            user += f"\n\n{repo_map}"
         return [
             {"role": "system", "content": self.system_prompt},
             {"role": "user", "content": user},
@@ -185,7 +190,7 @@ class Agent:
         self._started = time.monotonic()
         resuming = bool(messages)
         if not messages:
-            messages = self.initial_messages()
+            messages = self.initial_messages(await self._repo_map())
             for message in messages:
                 self.store.add_message(self.agent_id, message)
         else:
@@ -220,6 +225,18 @@ class Agent:
             raise
         self._finish_record()
         return self.outcome
+
+    async def _repo_map(self) -> str:
+        """The repo map for the first message; "" when there is none or it cannot be made
+        (a map is a help, never a reason for the agent to fail)."""
+        if self.repo_map is None:
+            return ""
+        try:
+            if self.workspace is not None:
+                await self.workspace.wait_for("search_code")
+            return await in_thread(self.repo_map)
+        except WorkspaceFailed:
+            return ""  # the agent's first tool call reports why
 
     async def _prepare_tools(self) -> None:
         """Dynamic tools (MCP servers) never listed before are listed before the planner's

@@ -81,4 +81,6 @@ class CpuSlots:
 TOOL_SLOTS = CpuSlots(usable_cores())
 CHECKOUT_SLOTS = CpuSlots(usable_cores())
 # The tools that hold a tool slot (see the module docstring for those that do not).
-SLOTTED_TOOLS = frozenset({"read_file", "list_files", "grep", "create_file", "delete_file"})
+SLOTTED_TOOLS = frozenset(
+    {"read_file", "list_files", "grep", "search_code", "find_symbol", "create_file", "delete_file"}
+)

@@ -889,7 +889,21 @@ class Orchestrator:
             cancel_requested=self._cancel_flag(agent_id),
             checkpoint=checkpoint,
             workspace=gate,
+            repo_map=_repo_map_maker(dest, task, s.profile.repo_map_tokens),
         )
+
+
+def _repo_map_maker(dest: Path, task: str, budget_tokens: int) -> Callable[[], str] | None:
+    """What makes the agent's repo map (from its own worktree), or None for a budget of 0."""
+    if budget_tokens <= 0:
+        return None
+
+    def make() -> str:
+        from cursorish.context.tools import repo_map_for
+
+        return repo_map_for(dest, task, budget_tokens)
+
+    return make
 
 
 # -- git steps (run in threads) -------------------------------------------------------------

@@ -50,6 +50,8 @@ class Profile:
     # MCP tools offered (globs on `server__tool`, table [mcp] allow/deny; see cursorish/mcp).
     mcp_allow: tuple[str, ...] = ("*",)
     mcp_deny: tuple[str, ...] = ()
+    # Tokens of the repo map in the first message ([context] repo_map_tokens; 0: none).
+    repo_map_tokens: int = 1500
 
 
 def profile_dirs(repo_root: Path | None) -> list[Path]:
@@ -133,7 +135,16 @@ def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True)
         plan=data.get("plan") is True,
         mcp_allow=_patterns(path, data, "allow", ("*",)),
         mcp_deny=_patterns(path, data, "deny", ()),
+        repo_map_tokens=_repo_map_tokens(path, data),
     )
+
+
+def _repo_map_tokens(path: Path, data: dict[str, Any]) -> int:
+    table = data.get("context", {})
+    value = table.get("repo_map_tokens", 1500) if isinstance(table, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 50_000:
+        raise ConfigError(f"{path}: [context] repo_map_tokens must be an integer 0-50000")
+    return value
 
 
 def _patterns(

@@ -77,6 +77,22 @@ TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ["pattern"],
     ),
+    "search_code": _fn(
+        "search_code",
+        "Find the files most relevant to a description, identifiers or words (ranked: text "
+        "match, names in paths, definitions, the call graph); returns paths with matching lines.",
+        {
+            "query": {"type": "string", "description": "what you look for, in words or names"},
+            "k": {"type": "integer", "minimum": 1, "maximum": 50, "description": "files (10)"},
+        },
+        ["query"],
+    ),
+    "find_symbol": _fn(
+        "find_symbol",
+        "Where a function, class, method, type or constant is defined and referenced.",
+        {"name": {"type": "string", "description": "the symbol's name, e.g. parse_args"}},
+        ["name"],
+    ),
     "edit_file": _fn(
         "edit_file",
         "Edit an existing file by sending a sketch: the changed code with a few unchanged "
@@ -373,6 +389,25 @@ class ToolBox:
         if cut:
             lines.append("... more matches cut off; narrow the pattern or glob")
         return ToolResult("\n".join(lines) or "no matches")
+
+    def _t_search_code(self, args: dict[str, Any]) -> ToolResult:
+        from cursorish.context.tools import search_code
+
+        query = args.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return ToolResult("error: 'query' must be a non-empty string", ok=False)
+        k = args.get("k", 10)
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
+            return ToolResult("error: 'k' must be an integer from 1 to 50", ok=False)
+        return ToolResult(search_code(self.ctx.root, query, k, self._secrets()))
+
+    def _t_find_symbol(self, args: dict[str, Any]) -> ToolResult:
+        from cursorish.context.tools import find_symbol
+
+        name = args.get("name")
+        if not isinstance(name, str) or not name.strip():
+            return ToolResult("error: 'name' must be a non-empty string", ok=False)
+        return ToolResult(find_symbol(self.ctx.root, name.strip(), self._secrets()))
 
     def _t_edit_file(self, args: dict[str, Any]) -> ToolResult:
         from cursorish.apply.result import Merged

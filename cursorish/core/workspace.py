@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-READ_TOOLS = frozenset({"read_file", "list_files", "grep"})
+READ_TOOLS = frozenset({"read_file", "list_files", "grep", "search_code", "find_symbol"})
 
 
 class WorkspaceFailed(Exception):

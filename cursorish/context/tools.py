@@ -1,0 +1,87 @@
+"""The agent tools `search_code` and `find_symbol`, and the repo map of an agent's first message.
+
+Each call first brings the agent's own view up to date (its worktree: only files whose blob is
+new get parsed), so an agent finds its own edits and never another agent's. A broken index is
+rebuilt by the engine; anything else going wrong becomes a message, never an agent failure.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import threading
+from pathlib import Path
+
+from cursorish.context.engine import ContextEngine, index_path_for, view_name
+from cursorish.errors import CursorishError
+
+_FAILURES = (OSError, sqlite3.Error, subprocess.SubprocessError, CursorishError, ValueError)
+
+_engines: dict[Path, ContextEngine] = {}
+_lock = threading.Lock()
+
+
+def engine_for(root: Path) -> ContextEngine:
+    """One engine per index file in this process (its connections are per thread)."""
+    path = index_path_for(root)
+    with _lock:
+        engine = _engines.get(path)
+        if engine is None:
+            engine = _engines[path] = ContextEngine(path)
+        return engine
+
+
+def search_code(root: Path, query: str, k: int, hidden: frozenset[str] = frozenset()) -> str:
+    try:
+        engine = engine_for(root)
+        engine.sync_worktree(root)
+        found = engine.search(view_name(root), query, k + len(hidden))
+        hits = [h for h in found if h.path not in hidden]
+    except _FAILURES as exc:
+        return f"error: the code index is not available ({exc}); use grep and list_files"
+    if not hits:
+        return "no file matches; try other words or grep"
+    out = []
+    for h in hits[:k]:
+        reasons = ", ".join(n for n, v in h.why.items() if n != "prior" and v > 0.05)
+        out.append(f"{h.path}  (score {h.score:.2f}: {reasons or 'text'})")
+        for number, text in h.lines:
+            out.append(f"  {number}: {text.strip()[:200]}")
+    return "\n".join(out)
+
+
+def find_symbol(root: Path, name: str, hidden: frozenset[str] = frozenset()) -> str:
+    try:
+        engine = engine_for(root)
+        engine.sync_worktree(root)
+        found = [s for s in engine.find_symbol(view_name(root), name) if s.path not in hidden]
+    except _FAILURES as exc:
+        return f"error: the code index is not available ({exc}); use grep"
+    if not found:
+        return f"no definition or reference of {name!r} found; try grep"
+    defs = [s for s in found if s.role == "def"]
+    refs = [s for s in found if s.role == "ref"]
+    out = []
+    if defs:
+        out.append("definitions:")
+        for s in defs:
+            scope = f" in {s.scope}" if s.scope else ""
+            out.append(f"  {s.path}:{s.line}-{s.end_line}  {s.kind} {s.name}{scope}")
+    if refs:
+        out.append("references:")
+        out.extend(f"  {s.path}:{s.line}  {s.kind} {s.name}" for s in refs)
+    return "\n".join(out)
+
+
+def repo_map_for(root: Path, task: str, budget_tokens: int) -> str:
+    """The repo map of a worktree for a task, or "" when it cannot be made."""
+    from cursorish.context.repomap import repo_map
+
+    if budget_tokens <= 0:
+        return ""
+    try:
+        engine = engine_for(root)
+        engine.sync_worktree(root)
+        return repo_map(engine, view_name(root), task, budget_tokens)
+    except _FAILURES:
+        return ""
