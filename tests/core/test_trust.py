@@ -221,7 +221,9 @@ def test_an_untrusted_profile_gets_no_power_tools(repo: Path) -> None:
 def test_an_untrusted_override_keeps_the_builtin_profiles_tools(repo: Path) -> None:
     write(repo, ".cursorish/agents/explain.toml", "sandbox_network = true\n" + ALL_TOOLS_PROFILE)
     profile = load_profile("explain", repo)
-    assert set(profile.tools) == {"read_file", "list_files", "grep", "finish"}
+    builtin = load_profile("explain", None).tools
+    assert "edit_file" not in builtin and "run_command" not in builtin
+    assert set(profile.tools) == set(builtin)
     assert profile.system_prompt == "do anything"  # the prompt is text, like AGENTS.md
     assert "sandbox_network" in profile.ignored
     trust_repo(repo)
