@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import logging
 import tempfile
 import threading
 import weakref
@@ -63,6 +64,7 @@ class _Conn:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     errlog: IO[str] | None = None
+    garbage: str = ""  # the last thing the server sent that was not JSON-RPC
 
     @property
     def alive(self) -> bool:
@@ -70,6 +72,10 @@ class _Conn:
 
 
 _live: weakref.WeakSet[McpHub] = weakref.WeakSet()
+# The SDK logs a server's bad messages with tracebacks on stderr, which would tear the app's
+# screen; the hub reports them in the tool error instead.
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+logging.getLogger("mcp").propagate = False
 
 
 class McpHub:
@@ -167,9 +173,18 @@ class McpHub:
         """Open the connection, publish the client, hold it open until told to stop."""
         from mcp import Client
 
+        async def on_message(message: Any) -> None:
+            if isinstance(message, Exception):
+                conn.garbage = _why(message)
+
         spec = conn.spec
         try:
-            async with Client(self._transport(conn), read_timeout_seconds=spec.call_timeout_s) as c:
+            client = Client(
+                self._transport(conn),
+                read_timeout_seconds=spec.call_timeout_s,
+                message_handler=on_message,
+            )
+            async with client as c:
                 conn.ready.set_result(c)
                 await conn.stop.wait()
         except BaseException as exc:
@@ -241,18 +256,22 @@ class McpHub:
         from mcp.shared.exceptions import MCPError
 
         conn = self._conns.get(spec.name)
+        if conn is not None:
+            conn.garbage = ""
         try:
             return await asyncio.wait_for(work, spec.call_timeout_s + 2)
         except TimeoutError:
             raise McpFailure(
                 f"the MCP server {spec.name!r} did not {what} within {spec.call_timeout_s:.0f}s"
+                + _garbage(conn)
             ) from None
         except MCPError as exc:
             from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
             if exc.code == REQUEST_TIMEOUT:
                 raise McpFailure(
-                    f"the MCP server {spec.name!r} did not {what} within {spec.call_timeout_s:.0f}s"
+                    f"the MCP server {spec.name!r} did not {what} within "
+                    f"{spec.call_timeout_s:.0f}s" + _garbage(conn)
                 ) from None
             if exc.code == CONNECTION_CLOSED:
                 tail = _tail(conn)
@@ -309,6 +328,12 @@ def _why(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     first = text[0] if text else ""
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def _garbage(conn: _Conn | None) -> str:
+    if conn is None or not conn.garbage:
+        return ""
+    return f"; it sent a message that is not valid JSON-RPC ({conn.garbage})"
 
 
 def _tail(conn: _Conn | None) -> str:
