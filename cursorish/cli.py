@@ -400,19 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _save_crash_report(exc: BaseException) -> str:
-    import time
-    import traceback
+    from cursorish.core.crashes import save_crash_report
 
-    from cursorish.store.paths import cursorish_home
-
-    try:
-        folder = cursorish_home() / "crashes"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}.txt"
-        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
-        return str(path)
-    except OSError:
-        return "no crash file could be written"
+    return save_crash_report(exc)
 
 
 if __name__ == "__main__":

@@ -407,3 +407,38 @@ def test_planner_and_file_text_is_shown_escaped_in_the_output_and_the_log(
     log = capsys.readouterr().out
     assert f"thinking {SHOWN}" in log and "title \\e]52;c;cHduZWQ=\\x07" in log
     assert not any(c in log for c in "\x1b\x07\r\u202e")
+
+
+def test_an_internal_error_inside_an_agent_exits_1_and_saves_its_traceback(
+    repo: Path,
+    scripted_server: ServerFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    isolated_env: Path,
+) -> None:
+    import cursorish.core.agent as agent_module
+
+    real_target = agent_module._target
+
+    def buggy(arguments: str) -> str:  # a bug in the loop, after the first edit
+        if "bye" in arguments:
+            raise RuntimeError("planted bug")
+        return str(real_target(arguments))
+
+    monkeypatch.setattr(agent_module, "_target", buggy)
+    turns = [
+        {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
+        {"tool_calls": [call("read_file", path="bye")]},
+        finish(),
+    ]
+    code = run_task(repo, scripted_server(turns), "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == ExitCode.INTERNAL and summary["exit_code"] == ExitCode.INTERNAL
+    assert summary["status"] == "failed" and "RuntimeError('planted bug')" in summary["error"]
+    (crash,) = (isolated_env / "crashes").iterdir()
+    assert str(crash) in summary["error"]
+    text = crash.read_text()
+    assert f"agent {summary['agent']}: say hello" in text
+    assert "Traceback" in text and "RuntimeError: planted bug" in text and "buggy" in text
+    # What the agent did before the bug is committed on its branch, not lost.
+    assert '"hello "' in git(repo, "show", f"{summary['branch']}:app.py")

@@ -112,9 +112,12 @@ class AgentReport:
     base_ref: str = ""  # the --base the user gave ("": the HEAD of the time)
     plan: str = ""  # plan-first mode: the plan it ended with
 
+    crashed: bool = False  # it ended on an internal error (a bug; the traceback is saved)
     @property
     def exit_code(self) -> ExitCode:
         return {
+        if self.crashed:
+            return ExitCode.INTERNAL
             DONE: ExitCode.OK,
             GAVE_UP: ExitCode.AGENT_GAVE_UP,
             BUDGET: ExitCode.BUDGET_EXHAUSTED,
@@ -605,7 +608,12 @@ class Orchestrator:
         except asyncio.CancelledError as exc:
             cancelled = exc  # agent.run recorded the cancel; commit the work below
         except Exception as exc:
-            agent.outcome.status, agent.outcome.error = FAILED, f"internal error: {exc!r}"
+            from cursorish.core.crashes import save_crash_report
+
+            where = save_crash_report(exc, what=f"agent {agent_id}: {report.task}")
+            report.crashed = True
+            agent.outcome.status = FAILED
+            agent.outcome.error = f"internal error: {exc!r} (traceback in {where})"
             self.store.update_agent(
                 agent_id, state=FAILED, error=agent.outcome.error, finished_at=now()
             )
@@ -689,7 +697,11 @@ class Orchestrator:
         try:
             await self._prepare_stages(report, gate, cancel, create=create)
         except Exception as exc:
-            gate.fail(f"internal error while preparing the worktree: {exc!r}")
+            from cursorish.core.crashes import save_crash_report
+
+            where = save_crash_report(exc, what=f"agent {report.agent_id}: preparing its worktree")
+            report.crashed = True
+            gate.fail(f"internal error preparing the worktree: {exc!r} (traceback in {where})")
         finally:
             # Whatever happened, no tool may wait for a stage that will never come.
             gate.fail("the worktree was not prepared")
