@@ -30,6 +30,7 @@ from cursorish.context.index import (
 from cursorish.context.rank import Ranked, Weights, query_words, rank
 
 SNIPPET_LINES = 3
+_MATCHES = frozenset({"bm25", "path", "ident"})
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,8 @@ class ContextEngine:
 
     def search(self, view: str, query: str, k: int = 10) -> list[Hit]:
         """The top `k` files for a query with their best-matching lines."""
-        ranked = self.rank(view, query)[:k]
+        # Only files that match something: change history alone is a prior, not a hit.
+        ranked = [r for r in self.rank(view, query) if set(r.why) & _MATCHES][:k]
         files = self.index.view_files(view) if ranked else {}
         words = query_words(query)
         out: list[Hit] = []
