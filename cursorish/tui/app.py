@@ -43,6 +43,7 @@ from cursorish.tui.dialogs import (
     PickScreen,
     TrustScreen,
 )
+from cursorish.tui.context_watch import CheckoutIndexer
 from cursorish.tui.transcript import Transcript
 
 DARK, LIGHT = "textual-dark", "textual-light"
@@ -130,6 +131,7 @@ class CursorishApp(App[int]):
         self._quitting = False
         self._booted = False
         self._keys_for: tuple[bool, bool] | None = None
+        self.indexer: CheckoutIndexer | None = None  # the checkout's context index, kept current
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -157,6 +159,9 @@ class CursorishApp(App[int]):
 
     def on_mount(self) -> None:
         self.bridge.start()
+        if self.setup.index_checkout:
+            self.indexer = CheckoutIndexer(self.setup.repo.root)
+            self.indexer.start()
         self._booted = True
         self.panel.load(self._stored_agents())
         self.panel.table.focus()
@@ -562,5 +567,7 @@ class CursorishApp(App[int]):
         self.exit(0)
 
     async def on_unmount(self) -> None:
+        if self.indexer is not None:
+            self.indexer.stop()
         # Quitting any other way (an error, the terminal closing) still stops the agents.
         await self.bridge.shutdown(timeout_s=5.0)

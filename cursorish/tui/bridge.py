@@ -73,6 +73,7 @@ class EngineSetup:
     planner_factory: Callable[[PlannerSettings], Planner] | None = None
     notice: str = ""  # shown once the app is up (e.g. "no planner is configured ...")
     trust: TrustRequest | None = None  # asked once the app is up
+    index_checkout: bool = True  # keep the checkout's context index current (a watcher)
 
 
 @dataclass
