@@ -386,6 +386,24 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
         report.removed.append(f"{verb} git's stale record of worktree {gone} (directory gone)")
     if stale and not dry_run:
         prune_worktrees(repo.root)
+
+    # 5. Agents that ended before their worktree was created (interrupted during `git worktree
+    # add`, or a worktree that could not be made): with no worktree and no branch there is
+    # nothing to resume, review or merge, only a row `cursorish agents` would list forever.
+    for row in rows.values():
+        if row["state"] not in ENDED_STATES or row.get("discarded_at"):
+            continue  # running, or discarded on purpose (its row is the history)
+        wt = Path(row["worktree"])
+        if _git_knows(repo, wt) or branch_exists(repo.root, row["branch"]):
+            continue
+        if wt.exists() and Path(os.path.realpath(wt.parent)) != base:
+            continue  # not in our folder (step 3 removes, or would, a half-made one there)
+        report.removed.append(
+            f"{verb} the store record of agent {row['id']} ({row['state']}; it has no worktree "
+            "and no branch: its worktree was never created)"
+        )
+        if not dry_run:
+            store.delete_agent(row["id"])
     return report
 
 

@@ -487,6 +487,12 @@ class Store:
             if cursor.rowcount == 0:
                 raise KeyError(f"no review of {branch!r} in {self.path}")
 
+    def delete_agent(self, agent_id: str) -> None:
+        """Forget an agent and everything recorded of it (its transcript, calls and events go
+        with it; its task and reviews stay)."""
+        with self._write() as db:
+            db.conn.execute("DELETE FROM agents WHERE id = ?", [agent_id])
+
     def delete_review(self, branch: str) -> None:
         """Forget the review of `branch` (its decisions stay, as history)."""
         with self._write() as db:

@@ -223,3 +223,33 @@ def test_gc_keeps_live_reviews_and_removes_orphan_review_worktrees(
     assert feature.is_dir() and store.review("feature") is not None
     assert store.review("cursorish/cccccc") is None
     assert lifecycle.gc(store, repo).removed == []
+
+
+def test_gc_collects_agents_whose_worktree_was_never_created(store: Store, repo: RepoInfo) -> None:
+    parent = worktrees_dir(repo.git_common_dir)
+    # Killed during `git worktree add`: a half-made directory, no branch, the owner gone.
+    _row(store, repo, "aaaaaa", "provisioning", _dead_pid())
+    (parent / "aaaaaa").mkdir(parents=True)
+    (parent / "aaaaaa" / "app.py").write_text("X = 1\n")
+    # Killed before the directory was made at all.
+    _row(store, repo, "bbbbbb", "planning", _dead_pid())
+    store.add_message("bbbbbb", {"role": "user", "content": "the task"})
+    # Kept: an ended agent whose branch is its result (worktree gone), one still running, and a
+    # discarded one (its row is the record of the discard).
+    _row(store, repo, "cccccc", "done", None)
+    git(repo.root, "branch", "cursorish/cccccc")
+    _row(store, repo, "dddddd", "planning", os.getpid())
+    _row(store, repo, "eeeeee", "done", None)
+    store.update_agent("eeeeee", discarded_at="2024-01-01T00:00:00+00:00")
+
+    dry = lifecycle.gc(store, repo, dry_run=True)
+    assert sum("store record" in line for line in dry.removed) == 2
+    assert store.agent("aaaaaa") is not None and store.agent("bbbbbb") is not None
+
+    report = lifecycle.gc(store, repo)
+    records = [line for line in report.removed if "store record" in line]
+    assert len(records) == 2 and all("worktree was never created" in r for r in records)
+    assert store.agent("aaaaaa") is None and store.agent("bbbbbb") is None
+    assert store.messages("bbbbbb") == []  # its transcript went with it
+    assert {v.id for v in lifecycle.list_agents(store)} == {"cccccc", "dddddd", "eeeeee"}
+    assert lifecycle.gc(store, repo).removed == []
