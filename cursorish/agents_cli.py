@@ -109,7 +109,7 @@ def run_agents_command(ns: argparse.Namespace) -> int:
 def _resume(ns: argparse.Namespace) -> int:
     import asyncio
 
-    from cursorish.commands import build_settings, flags_from
+    from cursorish.commands import build_settings, flags_from, warn_untrusted
     from cursorish.core.config import load_config
     from cursorish.core.orchestrator import Orchestrator
     from cursorish.headless import Printer, print_reports
@@ -129,6 +129,7 @@ def _resume(ns: argparse.Namespace) -> int:
             flags["profile"] = row["profile"]
         cfg = load_config(repo.root, flags)
         settings = build_settings(cfg, repo.root)
+        warn_untrusted(repo.root)
         printer = Printer(mode="json" if ns.json else "text")
         orchestrator = Orchestrator(repo, store, settings, printer)
         try:
