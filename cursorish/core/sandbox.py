@@ -78,7 +78,7 @@ INSTALL_HINT = (
 )
 
 OFF_WARNING = (
-    "cursorish: WARNING: the sandbox is off (--no-sandbox / sandbox = \"off\"): agents' "
+    'cursorish: WARNING: the sandbox is off (--no-sandbox / sandbox = "off"): agents\' '
     "commands run with your full rights: they can read your secrets, write anywhere you can "
     "and reach the network"
 )
@@ -124,18 +124,25 @@ def scrub_env(env: Mapping[str, str], patterns: tuple[str, ...]) -> dict[str, st
 
 
 def bwrap_path() -> str | None:
+    """The bubblewrap binary: $CURSORISH_BWRAP when set (an unusual install), else on PATH."""
+    explicit = os.environ.get("CURSORISH_BWRAP")
+    if explicit:
+        return explicit if os.access(explicit, os.X_OK) else None
     found = shutil.which("bwrap")
     if found:
         return found
     return BWRAP if os.access(BWRAP, os.X_OK) else None
 
 
-@functools.lru_cache(maxsize=1)
 def _probe() -> str | None:
+    return _probe_with(bwrap_path())
+
+
+@functools.lru_cache(maxsize=4)
+def _probe_with(exe: str | None) -> str | None:
     """None when a minimal sandbox starts, else why not (cached: one probe per process)."""
     if sys.platform != "linux":
         return f"the sandbox needs Linux (bubblewrap); this is {sys.platform}"
-    exe = bwrap_path()
     if exe is None:
         return "bubblewrap (bwrap) is not installed"
     try:
