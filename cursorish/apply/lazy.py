@@ -399,7 +399,7 @@ def _assemble(
         elif span.matched:
             span.a = _replaced_definition(chunk, span, source.lines, lower, named)
         if not after:
-            span.b = n
+            span.b = _tail_end(chunk, span, source.lines)
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
@@ -644,8 +644,16 @@ def _head_start(chunk: Chunk, span: Span, source: list[str]) -> int:
     if not head or not span.matched:
         return 0
     lead = [k for k in range(min(span.matched)) if chunk.lines[k].strip()]
+    if not lead and _line_kind(source[head[-1]]) in ("comment", "string"):
+        return span.a  # a docstring or header comment the sketch leaves out
+    if not lead and len(head) <= EDGE_LINES:
+        return 0  # a sketch this close to the file's start reaches it
     if not lead:
-        return span.a
+        raise RefusedMerge(
+            f"{chunk.where()} start at original line {span.a + 1} with {len(head)} line(s) of "
+            "the file before them and no marker: unclear whether the sketch deletes them or "
+            'leaves them out (start it with an "existing code" marker to keep them)'
+        )
     if any(similar(chunk.lines[k], source[j]) for k in lead for j in head):
         return 0
     new_kind, old_kind = _line_kind(chunk.lines[lead[0]]), _line_kind(source[head[0]])
@@ -658,6 +666,35 @@ def _head_start(chunk: Chunk, span: Span, source: list[str]) -> int:
             f"original line {span.a + 1}"
         )
     return span.a
+
+
+# A sketch without a marker at an edge that stops this many non-blank lines or fewer short of
+# it reaches the edge (those lines go); more is unclear. verify.EDGE_CUT says the same.
+EDGE_LINES = 3
+_TAIL_REACH = 12  # original lines after a last chunk read as what it may rewrite
+
+
+def _tail_end(chunk: Chunk, span: Span, source: list[str]) -> int:
+    """Where a last chunk without a marker after it stops replacing the original: the mirror
+    of `_head_start`. A sketch whose closing lines rewrite the file's last lines (read as
+    edits of them) replaces them; one that stops on an original line, or with new code unlike
+    what follows, with more of the file after it, is unclear (deleted or left out?) and
+    refused, as the same sketch stopping short of the file's start is."""
+    n = len(source)
+    tail = [j for j in range(span.b, n) if source[j].strip()]
+    if not tail or not span.matched:
+        return n
+    near = tail[:_TAIL_REACH]
+    trail = [k for k in range(max(span.matched) + 1, len(chunk.lines)) if chunk.lines[k].strip()]
+    if trail and any(similar(chunk.lines[k], source[j]) for k in trail for j in near):
+        return n
+    if len(tail) <= EDGE_LINES:
+        return n  # a sketch this close to the file's end reaches it
+    raise RefusedMerge(
+        f"{chunk.where()} stop at original line {span.b} with {len(tail)} more line(s) of the "
+        "file after them and no marker: unclear whether the sketch deletes them or leaves them "
+        'out (end it with an "existing code" marker to keep them)'
+    )
 
 
 def _line_kind(line: str) -> str:

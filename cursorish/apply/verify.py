@@ -313,10 +313,13 @@ class _Check:
         return self._duplicates(chunk_of, spans)
 
     def _blank_edges(self, spans: list[tuple[int, int]]) -> str | None:
-        """A blank line the sketch shows between a marker and its chunk stands for a blank
-        original line there: the original line kept next to the chunk on that side is blank
-        (else the chunk sits off by the lines between, kept that should have gone)."""
+        """A blank line the sketch shows between a marker and a chunk that edits in context
+        (some of its lines are original lines) stands for a blank original line there: the
+        original line kept next to the chunk on that side is blank (else the chunk sits off
+        by the lines between, kept that should have gone)."""
         for chunk, (first, last) in zip(self.shape.chunks, spans, strict=True):
+            if all(self.old_of[r] < 0 for r in range(first, last + 1)):
+                continue  # all new code: its blank lines space it out, they are no context
             if chunk.blank_before:
                 r = first - 1
                 while r >= 0 and self.old_of[r] < 0:

@@ -22,8 +22,9 @@ def summary(capsys: pytest.CaptureFixture[str]) -> dict[str, float]:
 
 def test_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     result = summary(capsys)
-    # The engine's level when this was written: 179 of 195 exact, 0 wrong.
-    assert result["exact_rate"] >= 0.917
+    # The engine's level: 178 of 195 exact, 0 wrong (179 before issue 13's edge rule made a
+    # sketch that stops five lines short of the file's end without a marker a refusal).
+    assert result["exact_rate"] >= 0.912
     assert result["wrong"] == 0
 
 
