@@ -4,6 +4,7 @@ and .cursorish/mcp.json (only once trusted), the formats other tools write."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -99,10 +100,10 @@ def test_bad_entries_are_precise(entry: dict[str, object], message: str) -> None
 def test_malformed_files_are_config_errors(tmp_path: Path) -> None:
     (user_config_path().parent).mkdir(parents=True, exist_ok=True)
     (user_config_path().parent / "mcp.json").write_text("{not json")
-    with pytest.raises(ConfigError, match="mcp.json: not valid JSON"):
+    with pytest.raises(ConfigError, match=r"mcp\.json: not valid JSON"):
         load_mcp_config(None)
     (user_config_path().parent / "mcp.json").write_text('{"mcpServers": []}')
-    with pytest.raises(ConfigError, match='expected {"mcpServers"'):
+    with pytest.raises(ConfigError, match=re.escape('expected {"mcpServers"')):
         load_mcp_config(None)
 
 

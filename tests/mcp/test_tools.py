@@ -34,7 +34,7 @@ def call(box: ToolBox, name: str, **args: object) -> tuple[bool, str]:
 
 
 def test_reference_time_server_in_the_sandbox(worktree: Path) -> None:
-    box, tools = toolbox(worktree, time_spec())
+    box, _ = toolbox(worktree, time_spec())
     try:
         names = [s["function"]["name"] for s in box.schemas()]
         assert names[:2] == ["read_file", "finish"]
@@ -197,14 +197,19 @@ def test_a_server_that_cannot_start_offers_nothing(worktree: Path) -> None:
         box.close()
 
 
-def test_stdio_servers_run_in_the_sandbox(worktree: Path, tmp_path: Path) -> None:
-    secret = Path.home() / ".ssh"
-    box, _ = toolbox(worktree, flaky_stdio(env={"PROBE_PATH": str(tmp_path / "outside")}))
-    (tmp_path / "outside").write_text("x")
+def test_stdio_servers_run_in_the_sandbox(
+    worktree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "secret.txt").write_text("x")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-for-servers")
+    box, _ = toolbox(worktree, flaky_stdio(env={"MINE": "given"}), repo_root=checkout)
     try:
-        ok, text = call(box, "flaky__where")
-        assert ok and f"cwd={worktree}" in text
-        del secret
+        ok, text = call(box, "flaky__where", probe=str(checkout / "secret.txt"))
+        assert ok, text
+        # In the worktree; the user's checkout hidden; keys scrubbed; its own env kept.
+        assert text == f"cwd={worktree} probe_visible=False api_key=unset mine=given"
     finally:
         box.close()
 

@@ -47,9 +47,12 @@ def fail(reason: str) -> str:
 
 
 @app.tool()
-def where() -> str:
-    """The server's working directory and whether it can read the user's checkout."""
-    return f"cwd={os.getcwd()} home_visible={os.path.exists(os.environ.get('PROBE_PATH', '/'))}"
+def where(probe: str) -> str:
+    """The server's working directory, whether it sees the file `probe`, and its API key."""
+    return (
+        f"cwd={os.getcwd()} probe_visible={os.path.exists(probe)} "
+        f"api_key={os.environ.get('OPENAI_API_KEY', 'unset')} mine={os.environ.get('MINE')}"
+    )
 
 
 if __name__ == "__main__":
