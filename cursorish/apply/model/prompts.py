@@ -41,7 +41,10 @@ MORPH_USER = (
     "<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{sketch}</update>"
 )
 MORPH_DEFAULT_INSTRUCTION = "Apply the update to the code."
-RELACE_USER = "\n<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{sketch}</update>\n"
+RELACE_USER = (
+    "\n<instruction>{instruction}</instruction>\n"
+    "<code>{original}</code>\n<update>{sketch}</update>\n"
+)
 RELACE_USER_BARE = "\n<code>{original}</code>\n<update>{sketch}</update>\n"
 PREDICTED_SYSTEM = (
     "You merge a code edit into a file. The <update> shows only the changed parts of the file; "
@@ -216,7 +219,7 @@ def guess_profile(model_name: str, metadata: dict[str, str] | None = None) -> Ap
             return PROFILES["morph"]
         if "relace" in text:
             return PROFILES["relace"]
-        if text.startswith(("gpt-4o", "gpt-4.1", "openai/gpt-4o", "openai/gpt-4.1")):
+        if text.startswith(("gpt-4o", "gpt-4.1")):
             return PROFILES["openai-predicted"]  # the models that take Predicted Outputs
         if "fastapply" in text or "fast-apply" in text or "fast_apply" in text:
             return PROFILES["fastapply"]

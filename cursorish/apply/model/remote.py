@@ -113,8 +113,10 @@ class RemoteApplyModel:
         return f"{self.model} at {self.api_base}"
 
     def _litellm_model(self) -> str:
-        # A bare name is an OpenAI-compatible deployment; "provider/name" is passed through.
-        return self.model if "/" in self.model else f"openai/{self.model}"
+        # Every format speaks the OpenAI protocol to `api_base`, so litellm's "openai/" route is
+        # always the one; the id after it goes out whole ("Kortix/FastApply-7B-v1.0" on vLLM).
+        # An id written litellm-style ("openai/gpt-4.1-mini") already names that route.
+        return self.model if self.model.startswith("openai/") else f"openai/{self.model}"
 
     def _key(self) -> str:
         # An endpoint without authentication (a local server) still needs some key for the

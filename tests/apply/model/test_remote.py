@@ -126,6 +126,15 @@ def test_openai_predicted_outputs_request() -> None:
     assert isinstance(outcome, Merged) and outcome.text == MERGED and streamed == MERGED
 
 
+def test_a_model_id_with_a_slash_goes_out_whole() -> None:
+    # vLLM serves models under their hub names; litellm must not read "Kortix" as a provider.
+    model, outcome, body, _, _ = _apply(
+        f"<updated-code>{MERGED}</updated-code>", model="Kortix/FastApply-7B-v1.0"
+    )
+    assert body["model"] == "Kortix/FastApply-7B-v1.0" and model.profile.name == "fastapply"
+    assert isinstance(outcome, Merged)
+
+
 def test_model_id_picks_the_format() -> None:
     for model_id, name in [
         ("morph-v3-large", "morph"),
