@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursorish.core.sandbox import SandboxPolicy, default_cache_dir, sandbox_argv
+from cursorish.core.sandbox import SandboxPolicy, default_cache_dir, release, sandbox_argv
 from cursorish.errors import CursorishError
 
 # Prefixes a headless agent may run without asking; a repo adds its own via config.
@@ -180,6 +180,7 @@ def run_in_worktree(
                 continue
             _kill_group(proc)
             break
+    release(argv)  # a sandboxed command's last processes, if any are still going
     reader.join(timeout=2)
     text = b"".join(chunks).decode("utf-8", "replace")
     if len(text) > output_cap or size[0] > output_cap * 4:

@@ -23,6 +23,7 @@ import functools
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -584,3 +585,42 @@ def _with_limits(args: list[str], policy: SandboxPolicy) -> list[str]:
         return ["/bin/sh", "-c", script, "sh", *args]
     script = 'echo $$ > "$0" && ' + " && ".join(limits) + ' && exec "$@"'
     return ["/bin/sh", "-c", script, str(cgroup / "cgroup.procs"), *args]
+
+
+def _cgroup_of(argv: list[str]) -> Path | None:
+    if len(argv) > 3 and argv[0] == "/bin/sh" and argv[3].endswith("/cgroup.procs"):
+        return Path(argv[3]).parent
+    return None
+
+
+def release(argv: list[str], timeout_s: float = 5.0) -> None:
+    """After a sandboxed command's process has exited: make sure nothing it started is left.
+
+    bubblewrap reports the command's exit before its PID namespace is fully torn down, so
+    a process can outlive the command by a few milliseconds. With a pids cgroup this waits
+    until the cgroup is empty (SIGKILLing what remains) and removes it; call it with the
+    argv that sandbox_argv returned, also after a timeout or a cancel.
+    """
+    cgroup = _cgroup_of(argv)
+    if cgroup is None:
+        return
+    start = time.monotonic()
+    killed = False
+    while True:
+        try:
+            pids = [int(p) for p in (cgroup / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return
+        if not pids:
+            break
+        waited = time.monotonic() - start
+        if waited > timeout_s:
+            return  # unkillable for now (D state); the sweep removes the cgroup later
+        if waited > 0.2 and not killed:  # the namespace teardown takes milliseconds
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            killed = True
+        time.sleep(0.002)
+    with contextlib.suppress(OSError):
+        cgroup.rmdir()
