@@ -59,12 +59,17 @@ def run_script(target: list[int], draft: list[int]) -> tuple[list[int], int]:
     return result.tokens, result.stats.decode_calls
 
 
-def test_vocabulary_is_trained_bpe_with_specials_first() -> None:
-    vocab = train_bpe(corpus_files(), 1024)
+def test_vocabulary_is_trained_bpe_with_specials_first(tmp_path: Path) -> None:
+    # A snapshot of the corpus: the source tree may change while the tests run.
+    files = []
+    for i, source in enumerate(corpus_files()):
+        files.append(tmp_path / f"{i}.py")
+        files[-1].write_bytes(source.read_bytes())
+    vocab = train_bpe(files, 1024)
     assert vocab.tokens[: len(SPECIAL_TOKENS)] == list(SPECIAL_TOKENS)
     assert len(vocab.tokens) % 64 == 0 and len(vocab.merges) > 500
     assert "Ġreturn" in vocab.tokens  # a learned merge across a space and a keyword
-    assert train_bpe(corpus_files(), 1024) == vocab  # deterministic for a given corpus
+    assert train_bpe(files, 1024) == vocab  # deterministic for a given corpus
 
 
 def test_gguf_declares_a_gpt2_tokenizer(bpe_model_path: Path) -> None:
