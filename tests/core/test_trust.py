@@ -228,3 +228,9 @@ def test_an_untrusted_override_keeps_the_builtin_profiles_tools(repo: Path) -> N
     assert "sandbox_network" in profile.ignored
     trust_repo(repo)
     assert "run_command" in load_profile("explain", repo).tools
+
+
+def test_ignored_config_values_are_shown_escaped(repo: Path) -> None:
+    write(repo, ".cursorish/config.toml", 'command_allowlist = ["\\u001b]0;owned\\u0007x"]\n')
+    ((key, shown, _, _),) = load_config(repo).ignored
+    assert key == "command_allowlist" and "\x1b" not in shown and "\\x1b" in shown
