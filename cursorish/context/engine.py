@@ -27,7 +27,7 @@ from cursorish.context.index import (
     tree_files,
     worktree_files,
 )
-from cursorish.context.rank import Ranked, Weights, query_words, rank
+from cursorish.context.rank import Ranked, Weights, query_words, rank, view_data
 
 SNIPPET_LINES = 3
 _MATCHES = frozenset({"bm25", "path", "ident"})
@@ -96,10 +96,11 @@ class ContextEngine:
     def _sync_worktree(self, root: Path) -> SyncStats:
         started = time.perf_counter()
         files, dirty = worktree_files(root)
-        files = {p: o for p, o in files.items() if not self.hidden(p)}
+        secret = _provisioned_secrets(root)
+        files = {p: o for p, o in files.items() if not self.hidden(p) and p not in secret}
         from_disk: list[Blob] = []
         for path in dirty:
-            if self.hidden(path):
+            if self.hidden(path) or path in secret:
                 files.pop(path, None)
                 continue
             data = read_worktree_file(root, path)
@@ -124,8 +125,10 @@ class ContextEngine:
                 return self._sync_worktree(root)
             change: dict[str, str] = {}
             blobs: list[Blob] = []
+            secret = _provisioned_secrets(root)
             for path in paths:
-                data = None if self.hidden(path) else read_worktree_file(root, path)
+                hide = self.hidden(path) or path in secret
+                data = None if hide else read_worktree_file(root, path)
                 if data is None:
                     change[path] = ""
                     continue
@@ -185,7 +188,8 @@ class ContextEngine:
         """The top `k` files for a query with their best-matching lines."""
         # Only files that match something: change history alone is a prior, not a hit.
         ranked = [r for r in self.rank(view, query) if set(r.why) & _MATCHES][:k]
-        files = self.index.view_files(view) if ranked else {}
+        data = view_data(self.index, view, Weights()) if ranked else None
+        files = data.files if data is not None else {}
         words = query_words(query)
         out: list[Hit] = []
         for r in ranked:
@@ -215,16 +219,19 @@ class ContextEngine:
 
 
 def _default_hidden(path: str) -> bool:
-    try:
-        from cursorish.core import secrets as _secrets  # the trust/secrets helper, if present
-
-        check = getattr(_secrets, "is_secret_path", None)
-        if callable(check):
-            return bool(check(path))
-    except ImportError:
-        pass
+    """Secret-looking files never enter the index (`.env`, keys), whatever git says of them."""
     name = path.rsplit("/", 1)[-1]
     return name == ".env" or name.startswith(".env.") or name.endswith((".pem", ".key"))
+
+
+def _provisioned_secrets(root: Path) -> frozenset[str]:
+    """The local files provisioning copied into a worktree (the user's secrets)."""
+    try:
+        from cursorish.core.local_files import secrets_of
+
+        return secrets_of(root)
+    except Exception:  # no record of provisioned files: nothing extra to hide
+        return frozenset()
 
 
 def _best_lines(text: str, words: set[str], n: int = SNIPPET_LINES) -> list[tuple[int, str]]:

@@ -227,14 +227,18 @@ class CodeIndex:
             conn.executemany("DELETE FROM view_files WHERE view = ? AND path = ?", gone)
             conn.executemany("INSERT OR REPLACE INTO view_files VALUES (?, ?, ?)", new)
             conn.execute("INSERT OR IGNORE INTO views VALUES (?, ?, NULL)", (view, time.time()))
-            conn.execute("UPDATE views SET updated_at = ? WHERE name = ?", (time.time(), view))
+            if gone or new:
+                conn.execute("UPDATE views SET updated_at = ? WHERE name = ?", (_stamp(), view))
         return len(gone) + len(new)
 
     def set_history(self, view: str, head: str, counts: dict[str, int]) -> None:
         """How often each path changed in recent history, as of commit `head`."""
         data = json.dumps({"head": head, "counts": counts})
         with self.write() as conn:
-            conn.execute("UPDATE views SET history = ? WHERE name = ?", (data, view))
+            conn.execute(
+                "UPDATE views SET history = ?, updated_at = ? WHERE name = ?",
+                (data, _stamp(), view),
+            )
 
     def history(self, view: str) -> tuple[str, dict[str, int]]:
         row = self.conn.execute("SELECT history FROM views WHERE name = ?", (view,)).fetchone()
@@ -250,7 +254,7 @@ class CodeIndex:
                 "INSERT INTO view_files SELECT ?, path, oid FROM view_files WHERE view = ?",
                 (target, source),
             )
-            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?, NULL)", (target, time.time()))
+            conn.execute("INSERT OR REPLACE INTO views VALUES (?, ?, NULL)", (target, _stamp()))
 
     def drop_view(self, view: str) -> None:
         with self.write() as conn:
@@ -262,6 +266,15 @@ class CodeIndex:
     def view_files(self, view: str) -> dict[str, str]:
         rows = self.conn.execute("SELECT path, oid FROM view_files WHERE view = ?", (view,))
         return dict(rows.fetchall())
+
+    def view_stamp(self, view: str) -> float | None:
+        """When the view last changed (its paths or its history); None when there is none."""
+        row = self.conn.execute("SELECT updated_at FROM views WHERE name = ?", (view,)).fetchone()
+        return None if row is None else float(row[0])
+
+    def chunk_count(self) -> int:
+        row = self.conn.execute("SELECT max(rowid) FROM chunks").fetchone()
+        return int(row[0] or 0)
 
     def has_view(self, view: str) -> bool:
         return self.conn.execute("SELECT 1 FROM views WHERE name = ?", (view,)).fetchone() is not None
@@ -285,11 +298,13 @@ class CodeIndex:
             return None
         return zlib.decompress(row[0]).decode("utf-8", "replace")
 
-    def bm25(self, match: str) -> dict[str, float]:
-        """oid -> best (highest) BM25 score of its chunks for an FTS5 MATCH expression."""
+    def bm25(self, match: str, limit: int = -1) -> dict[str, float]:
+        """oid -> best (highest) BM25 score of its chunks for an FTS5 MATCH expression, from
+        the `limit` best chunks (-1: all)."""
         out: dict[str, float] = {}
         rows = self.conn.execute(
-            "SELECT oid, bm25(chunks) FROM chunks WHERE chunks MATCH ?", (match,)
+            "SELECT oid, bm25(chunks) FROM chunks WHERE chunks MATCH ? ORDER BY rank LIMIT ?",
+            (match, limit),
         )
         for oid, score in rows:
             s = -score
@@ -323,6 +338,16 @@ class CodeIndex:
                 part = [*part, role]
             out.extend(self.conn.execute(sql, part).fetchall())
         return out
+
+
+_last_stamp = 0.0
+
+
+def _stamp() -> float:
+    """A view version: the time, strictly increasing within this process."""
+    global _last_stamp
+    _last_stamp = max(time.time(), _last_stamp + 1e-6)
+    return _last_stamp
 
 
 def _prepare(blob: Blob) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[Any, ...]]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -49,6 +50,9 @@ _NON_SOURCE = re.compile(
     r"|(^|/)test_[^/]*$|_test\.[a-z]+$|\.test\.[a-z]+$|\.spec\.[a-z]+$|(^|/)conftest\.py$",
     re.IGNORECASE,
 )
+
+
+BM25_CANDIDATES = 300  # best chunks taken from FTS5 per query (per version in the index)
 
 
 @dataclass
@@ -95,21 +99,87 @@ def fts_expression(terms: list[str]) -> str:
     return " OR ".join(f'"{t}"' for t in unique)
 
 
+@dataclass
+class ViewData:
+    """What ranking needs of a view that does not depend on the query (cached per version)."""
+
+    files: dict[str, str]
+    by_oid: dict[str, list[str]]
+    path_index: dict[str, list[str]]  # path word -> paths holding it
+    name_words: dict[str, frozenset[str]]  # path -> words of its file name
+    prior: dict[str, float]  # path -> kind-of-file prior (tests, docs, text, binary)
+    churn: dict[str, float]  # path -> change frequency in [0, 1]
+    versions: float  # index chunks per file of the view (several commits in one index)
+    most_changed: list[str]  # the 50 paths that changed most
+
+
+_CACHE: dict[tuple[str, str, float, float, float], tuple[float, ViewData]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def view_data(index: CodeIndex, view: str, w: Weights) -> ViewData | None:
+    stamp = index.view_stamp(view)
+    if stamp is None:
+        return None
+    key = (str(index.path), view, w.non_source, w.text_only, w.path_only)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    files = index.view_files(view)
+    by_oid: dict[str, list[str]] = defaultdict(list)
+    path_index: dict[str, list[str]] = defaultdict(list)
+    name_words: dict[str, frozenset[str]] = {}
+    for path, oid in files.items():
+        by_oid[oid].append(path)
+        for t in set(path_tokens(path)):
+            path_index[t].append(path)
+        name_words[path] = frozenset(path_tokens(path.rsplit("/", 1)[-1].rsplit(".", 1)[0]))
+    info = index.blob_info(files.values())
+    prior: dict[str, float] = {}
+    for path, oid in files.items():
+        value = 1.0
+        how = info.get(oid, (None, 0, "path", 0))[2]
+        if how == "text":
+            value *= w.text_only
+        elif how == "path":
+            value *= w.path_only
+        if _NON_SOURCE.search(path):
+            value *= w.non_source
+        prior[path] = value
+    _head, counts = index.history(view)
+    top = max((counts.get(p, 0) for p in files), default=0)
+    churn = {}
+    if top:
+        norm = math.log1p(top)
+        churn = {p: math.log1p(counts[p]) / norm for p in files if counts.get(p)}
+    versions = max(1.0, index.chunk_count() / max(1, len(files)))
+    most = sorted(churn, key=lambda p: (-churn[p] * prior[p], p))[:50]
+    data = ViewData(
+        files, dict(by_oid), dict(path_index), name_words, prior, churn, versions, most
+    )
+    with _CACHE_LOCK:
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        _CACHE[key] = (stamp, data)
+    return data
+
+
 def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None) -> list[Ranked]:
     """Every file of the view that matches anything, best first."""
     w = weights or Weights()
-    files = index.view_files(view)
-    if not files:
+    base = view_data(index, view, w)
+    if base is None or not base.files:
         return []
+    files, by_oid = base.files, base.by_oid
     query = parse_task(task)
     scores: dict[str, dict[str, float]] = defaultdict(dict)
-    by_oid: dict[str, list[str]] = defaultdict(list)
-    for path, oid in files.items():
-        by_oid[oid].append(path)
 
-    # Text.
+    # Text: the best chunks only (enough of them to cover this view when the index holds
+    # several commits' versions of the same files).
     if query.terms:
-        bm = index.bm25(fts_expression(query.terms))
+        limit = int(BM25_CANDIDATES * base.versions)
+        bm = index.bm25(fts_expression(query.terms), limit)
         best = max((s for o, s in bm.items() if o in by_oid), default=0.0)
         if best > 0:
             for oid, s in bm.items():
@@ -118,28 +188,21 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
 
     # Path words, weighted by rarity among the view's paths.
     term_set = set(query.terms)
-    if term_set:
-        doc_freq: dict[str, int] = defaultdict(int)
-        toks_of: dict[str, set[str]] = {}
-        for path in files:
-            toks = set(path_tokens(path))
-            toks_of[path] = toks
-            for t in toks & term_set:
-                doc_freq[t] += 1
+    if term_set and w.path:
         n = len(files)
-        for path, toks in toks_of.items():
-            hit = toks & term_set
-            if not hit:
+        gained: dict[str, float] = defaultdict(float)
+        for t in term_set:
+            holders = base.path_index.get(t)
+            if not holders:
                 continue
-            name = set(path_tokens(path.rsplit("/", 1)[-1].rsplit(".", 1)[0]))
-            total = 0.0
-            for t in hit:
-                idf = math.log(n / doc_freq[t]) / math.log(n + 1)
-                total += idf * (2.0 if t in name else 1.0)
+            idf = math.log(n / len(holders)) / math.log(n + 1)
+            for path in holders:
+                gained[path] += idf * (2.0 if t in base.name_words[path] else 1.0)
+        for path, total in gained.items():
             scores[path]["path"] = w.path * total
 
     # Identifiers the task names: the files defining them.
-    if query.identifiers:
+    if query.identifiers and w.ident:
         wanted = {i.lower(): i for i in query.identifiers}
         defs: dict[str, set[str]] = defaultdict(set)
         names = set(query.identifiers) | {i.lower() for i in query.identifiers}
@@ -162,35 +225,25 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
                 if value / top > 0.01:
                     scores[path]["graph"] = w.graph * value / top
 
-    # How often each file changed lately: a prior for what changes next.
-    _head, counts = index.history(view)
-    top_count = max((counts.get(p, 0) for p in files), default=0)
-    churn: dict[str, float] = {}
-    if top_count:
-        norm = math.log1p(top_count)
-        churn = {p: math.log1p(counts[p]) / norm for p in files if counts.get(p)}
-        if w.churn_add:
-            for path, value in churn.items():
-                scores[path]["churn"] = w.churn_add * value
+    # How often each file changed lately: a prior for what changes next. Files that match
+    # nothing can only come in through it, so only the most changed of them are considered.
+    if w.churn_add:
+        for path in scores:
+            if path in base.churn:
+                scores[path]["churn"] = w.churn_add * base.churn[path]
+        for path in base.most_changed:
+            if path not in scores:
+                scores[path]["churn"] = w.churn_add * base.churn[path]
 
-    info = index.blob_info(files[p] for p in scores)
     out: list[Ranked] = []
     for path, parts in scores.items():
-        prior = 1.0
-        how = info.get(files[path], (None, 0, "path", 0))[2]
-        if how == "text":
-            prior *= w.text_only
-        elif how == "path":
-            prior *= w.path_only
-        if _NON_SOURCE.search(path):
-            prior *= w.non_source
+        prior = base.prior[path]
         if w.churn:
-            prior *= 1.0 + w.churn * churn.get(path, 0.0)
-        total = prior * sum(parts.values())
+            prior *= 1.0 + w.churn * base.churn.get(path, 0.0)
         why = dict(parts)
         if prior != 1.0:
             why["prior"] = prior
-        out.append(Ranked(path, total, why))
+        out.append(Ranked(path, prior * sum(parts.values()), why))
     out.sort(key=lambda r: (-r.score, r.path))
     return out
 

@@ -19,6 +19,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,12 +57,14 @@ def search_worktree(
     glob: str | None = None,
     max_matches: int = 200,
     list_files: Callable[[Path], list[str]] | None = None,
+    cancel: threading.Event | None = None,
 ) -> tuple[list[Match], bool]:
-    """Matches of `pattern` in the worktree's files; raises re.error for a bad pattern."""
+    """Matches of `pattern` in the worktree's files; raises re.error for a bad pattern.
+    `cancel` (the agent's) ends a search early, with what it found so far."""
     flags = re.IGNORECASE if ignore_case else 0
     re.compile(pattern if regex else re.escape(pattern), flags)  # our error messages, not git's
     if list_files is None:
-        found = _git_grep(root, pattern, regex, ignore_case, glob, max_matches)
+        found = _git_grep(root, pattern, regex, ignore_case, glob, max_matches, cancel=cancel)
         if found is not None:
             matches, cut = found
             if glob:
@@ -73,7 +76,15 @@ def search_worktree(
     files = list_files(root)
     if glob:
         files = glob_filter(files, glob)
-    return grep(root, files, pattern, regex=regex, ignore_case=ignore_case, max_matches=max_matches)
+    return grep(
+        root,
+        files,
+        pattern,
+        regex=regex,
+        ignore_case=ignore_case,
+        max_matches=max_matches,
+        cancel=cancel,
+    )
 
 
 def _git_grep(
@@ -84,6 +95,7 @@ def _git_grep(
     glob: str | None,
     max_matches: int,
     timeout_s: float = GREP_TIMEOUT_S,
+    cancel: threading.Event | None = None,
 ) -> tuple[list[Match], bool] | None:
     """`git grep` over tracked and untracked-not-ignored files; None when git cannot do it.
 
@@ -109,15 +121,18 @@ def _git_grep(
         return None
     out: list[Match] = []
     cut = False
-    timed_out = threading.Event()
+    timed_out, done = threading.Event(), threading.Event()
 
-    def expire() -> None:
-        timed_out.set()
-        proc.kill()
+    def watch() -> None:
+        """Kill git at the deadline, or as soon as the agent is cancelled."""
+        deadline = time.monotonic() + timeout_s
+        while not done.wait(0.05):
+            if time.monotonic() >= deadline or (cancel is not None and cancel.is_set()):
+                timed_out.set()
+                proc.kill()
+                return
 
-    timer = threading.Timer(timeout_s, expire)
-    timer.daemon = True
-    timer.start()
+    threading.Thread(target=watch, daemon=True, name="grep-deadline").start()
     assert proc.stdout is not None and proc.stderr is not None
     for raw in proc.stdout:
         path, _, rest = raw.partition(b"\0")
@@ -134,7 +149,7 @@ def _git_grep(
             break
     stderr = proc.stderr.read()
     code = proc.wait()
-    timer.cancel()
+    done.set()
     if cut or timed_out.is_set():
         return out, True
     if code == 0 or (code == 1 and not stderr.strip()):
@@ -152,6 +167,7 @@ def grep(
     regex: bool = True,
     ignore_case: bool = False,
     max_matches: int = 200,
+    cancel: threading.Event | None = None,
 ) -> tuple[list[Match], bool]:
     """Search `files` (relative names under root); returns matches and whether it was cut off.
 
@@ -160,6 +176,8 @@ def grep(
     compiled = _linear(pattern if regex else re.escape(pattern), ignore_case)
     out: list[Match] = []
     for name in files:
+        if cancel is not None and cancel.is_set():
+            return out, True
         try:
             # O_NOFOLLOW: a symlink is never read.
             fd = os.open(root / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
