@@ -61,11 +61,15 @@ def _list(cfg: McpConfig, as_json: bool) -> int:
         print("no MCP servers configured (see README: MCP servers)")
         return 0
     for r in rows:
-        tools = "not listed yet" if r["tools"] is None else f"{r['tools']} tools"
-        print(f"{r['name']:<20} {r['transport']:<5} {r['status']:<10} {tools:<15} {r['target']}")
-        print(f"{'':<20} from {r['source']}")
+        tools = "tools not listed yet" if r["tools"] is None else f"{r['tools']} tools"
+        print(f"{r['name']}  ({r['transport']}, {tools}, tools named {r['prefix']}*)")
+        print(f"    {r['target']}")
+        print(f"    from {r['source']}")
+        if r["status"] != "ok":
+            print(f"    {r['status']}")
     for i in ignored:
-        print(f"{i['name']:<20} ignored: {i['why']} ({i['source']})")
+        print(f"{i['name']}  ignored")
+        print(f"    from {i['source']}: {i['why']}")
     return 0
 
 
@@ -93,7 +97,7 @@ def _tools(cfg: McpConfig, name: str, root: Path, as_json: bool) -> int:
         finally:
             hub.close(wait=10)
     cache.save(spec, listed)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": exposed_name(spec, t.name),
             "tool": t.name,

@@ -20,7 +20,7 @@ from .conftest import context, flaky_stdio, malformed_stdio, spec, time_spec
 def toolbox(root: Path, *servers: ServerSpec, **kw: object) -> tuple[ToolBox, McpTools]:
     allow = kw.pop("allow", ("*",))
     deny = kw.pop("deny", ())
-    ctx = context(root, **kw)  # type: ignore[arg-type]
+    ctx = context(root, **kw)
     tools = McpTools(list(servers), ctx, allow=allow, deny=deny)  # type: ignore[arg-type]
     box = ToolBox(ctx, ("read_file", "finish"), (tools,))
     if box.needs_prepare():
@@ -91,7 +91,7 @@ def test_profile_allow_and_deny(worktree: Path) -> None:
 def test_approval_follows_the_command_policy(
     worktree: Path, policy: str, extra: dict[str, object], allowed: bool
 ) -> None:
-    allowlist = tuple(extra.pop("allowlist", ()))  # type: ignore[arg-type]
+    allowlist: tuple[str, ...] = tuple(extra.pop("allowlist", ()))  # type: ignore[arg-type]
     box, _ = toolbox(
         worktree, time_spec(**extra), command_policy=policy, command_allowlist=allowlist
     )
