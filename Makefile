@@ -32,6 +32,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 test: lint bubblewrap
 	$(BIN)/python -m pytest

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import pkgutil
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import cursorish
 from tests.conftest import imported_after
@@ -23,3 +28,30 @@ def test_every_module_outside_tui_imports_without_textual_litellm_or_llama_cpp()
     modules = engine_modules()
     assert "cursorish.core.agent" in modules and "cursorish.apply.router" in modules
     assert imported_after(modules, HEAVY) == []
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), "--config", "pyproject.toml"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+
+
+def test_the_layer_contracts_hold_and_fail_on_a_forbidden_import(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "cursorish", tmp_path / "cursorish")
+    shutil.copy(repo / "pyproject.toml", tmp_path / "pyproject.toml")
+    kept = _lint_imports(tmp_path)
+    assert kept.returncode == 0, kept.stdout[-2000:]
+
+    # The engine reaching up into a front end must break a contract.
+    (tmp_path / "cursorish" / "core" / "_forbidden.py").write_text(
+        "from cursorish import commands\n", encoding="utf-8"
+    )
+    broken = _lint_imports(tmp_path)
+    assert broken.returncode != 0
+    assert "cursorish.core._forbidden -> cursorish.commands" in broken.stdout
