@@ -251,6 +251,19 @@ class Agent:
 
     async def _settle_inflight(self) -> None:
         """Wait for a tool thread still running after a cancel, so its write lands before the
+    async def _tool_within_budget(self, inflight: asyncio.Future[Any]) -> Any:
+        """The tool's result, or BudgetExceeded when the time budget ends first: the tool is
+        then stopped (a command's process group killed, a search ended) and its write waited
+        for, so that --max-time holds during a long command too, not only between steps."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(inflight), self._remaining_wall())
+        except TimeoutError:
+            self.tools.ctx.cancel.set()
+            await self._settle_inflight()
+            raise BudgetExceeded(
+                "time", f"time budget of {self.budgets.max_wall_s:.0f}s used up (in a tool)"
+            ) from None
+
         final commit (a thread cannot be stopped; run_command sees the cancel event)."""
         inflight = self._inflight
         if inflight is not None and not inflight.done():
@@ -417,7 +430,7 @@ class Agent:
         if name in cpu_slots.SLOTTED_TOOLS:  # not run_command nor edit_file: see cpu_slots
             call = cpu_slots.TOOL_SLOTS.run(call)
         self._inflight = in_thread(call, name, arguments)
-        result = await asyncio.shield(self._inflight)
+        result = await self._tool_within_budget(self._inflight)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         if result.command is not None and is_test_command(result.command):
             self.outcome.tests_run += 1

@@ -373,6 +373,7 @@ class ToolBox:
                 ignore_case=bool(args.get("ignore_case", False)),
                 glob=glob if isinstance(glob, str) and glob else None,
                 list_files=self.ctx.list_files_fn,
+                cancel=self.ctx.cancel,
             )
         except re.error as exc:
             return ToolResult(f"error: invalid regular expression: {exc}", ok=False)

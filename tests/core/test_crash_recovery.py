@@ -21,7 +21,7 @@ from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import git
-from tests.core.agent_helpers import call, finish
+from tests.core.agent_helpers import call, finish, wait_until
 
 MakeRepo = Callable[..., Path]
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -168,3 +168,48 @@ def test_gc_after_a_crash_during_worktree_creation(
     assert not half.exists()
     assert main(["gc", "--repo", str(root)]) == 0
     assert capsys.readouterr().out.strip() == "nothing to remove"
+
+
+def _processes_running(marker: str) -> list[int]:
+    """Pids whose command line contains `marker` (a unique sleep duration)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (entry / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z" and "pytest" not in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def _start_with(root: Path, server: ScriptedServer, *extra: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE_ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    argv = [sys.executable, "-m", "cursorish", "--task", "wait", "--repo", str(root)]
+    argv += ["--planner", "scripted", "--api-base", server.base_url, "--quiet", *extra]
+    return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
+def test_sigterm_and_sigint_stop_an_agent_inside_a_long_command(
+    tmp_path: Path, make_repo: MakeRepo, how: str
+) -> None:
+    root = make_repo(tmp_path, {"app.py": "X = 1\n"})
+    marker = f"{47 + len(how)}.{os.getpid() % 1000:03d}"  # a sleep no one else runs
+    script = [call("run_command", command=f"sleep {marker}", timeout_s=600), finish()]
+    with ScriptedServer(script) as server:
+        proc = _start_with(root, server, "--commands", "allow")
+        try:
+            _wait_agent(root, proc, lambda _s, row: row["state"] == "running_command")
+            assert wait_until(lambda: bool(_processes_running(f"sleep {marker}")), 20)
+            started = time.monotonic()
+            proc.send_signal(getattr(signal, how))
+            proc.wait(40)
+        finally:
+            proc.kill()
+    assert proc.returncode == 130, proc.stderr.read() if proc.stderr else b""
+    assert time.monotonic() - started < 30  # not the command's own 600 s, nor sleep's 47
+    assert wait_until(lambda: not _processes_running(f"sleep {marker}"), 10)

@@ -320,3 +320,19 @@ def test_planner_failure_ends_as_failed_with_the_reason(
     assert report.status == "failed" and report.error
     row = store.agent(report.agent_id)
     assert row is not None and row["state"] == "failed"
+
+
+def test_time_budget_ends_a_long_command(tmp_path: Path, make_repo: MakeRepo) -> None:
+    from cursorish.planner.litellm_loader import load_litellm
+
+    load_litellm()  # its import (seconds on a busy machine) must not eat the budget
+    root = make_repo(tmp_path, BASE)
+    script = [call("run_command", command="sleep 60", timeout_s=600), finish()]
+    sink = Recorder()
+    with ScriptedServer(script) as server:
+        settings = settings_for(server, allow=("sleep",), command_timeout_s=600, max_wall_s=5)
+        started = time.monotonic()
+        (report,), _ = run_tasks(root, ["t"], settings, sink)
+    assert (report.status, report.budget) == ("budget_exhausted", "time")
+    assert "running_command" in sink.kinds() and "(in a tool)" in report.error
+    assert time.monotonic() - started < 30  # not the command's 60 s
