@@ -18,6 +18,7 @@ import contextlib
 import logging
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ T = TypeVar("T")
 Wrap = Callable[[list[str], dict[str, str]], tuple[list[str], dict[str, str]]]
 STDERR_TAIL = 2000
 CLOSE_WAIT_S = 8.0
+CANCEL_POLL_S = 0.1
 
 
 class McpFailure(Exception):
@@ -81,9 +83,12 @@ logging.getLogger("mcp").propagate = False
 class McpHub:
     """The MCP servers of one agent (or one CLI command)."""
 
-    def __init__(self, *, cwd: Path, wrap: Wrap | None = None) -> None:
+    def __init__(
+        self, *, cwd: Path, wrap: Wrap | None = None, cancel: threading.Event | None = None
+    ) -> None:
         self.cwd = cwd
         self.wrap = wrap
+        self.cancel = cancel  # the agent's: a call waiting on a server gives up when it is set
         self._conns: dict[str, _Conn] = {}
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -118,11 +123,17 @@ class McpHub:
     def _submit(self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
         loop = self._ensure_loop()
         future = asyncio.run_coroutine_threadsafe(coro, loop)
-        try:
-            return future.result(timeout)
-        except TimeoutError:
-            future.cancel()
-            raise McpFailure(f"no answer within {timeout:.0f}s") from None
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return future.result(min(CANCEL_POLL_S, max(0.0, deadline - time.monotonic())))
+            except TimeoutError:
+                if self.cancel is not None and self.cancel.is_set():
+                    future.cancel()
+                    raise McpFailure("cancelled while waiting for the MCP server") from None
+                if time.monotonic() >= deadline:
+                    future.cancel()
+                    raise McpFailure(f"no answer within {timeout:.0f}s") from None
 
     # -- public API (blocking; call from any thread but the hub's) ---------------------------
 

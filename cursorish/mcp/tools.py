@@ -203,7 +203,8 @@ class McpTools:
         hub = self.hubs.get(spec.name)
         if hub is None:
             wrap = sandbox_wrap(self.ctx, spec) if spec.transport == "stdio" else None
-            hub = self.hubs[spec.name] = McpHub(cwd=self.ctx.root, wrap=wrap)
+            hub = McpHub(cwd=self.ctx.root, wrap=wrap, cancel=self.ctx.cancel)
+            self.hubs[spec.name] = hub
         return hub
 
     def _refresh(self, spec: ServerSpec) -> str | None:

@@ -30,7 +30,8 @@ def time_spec(**extra: Any) -> ServerSpec:
 
 
 def flaky_stdio(**extra: Any) -> ServerSpec:
-    return spec("flaky", command=PY, args=[str(SERVERS / "flaky.py")], timeout=3, **extra)
+    extra.setdefault("timeout", 3)
+    return spec("flaky", command=PY, args=[str(SERVERS / "flaky.py")], **extra)
 
 
 def malformed_stdio(**extra: Any) -> ServerSpec:

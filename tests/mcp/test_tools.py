@@ -219,3 +219,19 @@ def test_long_and_odd_tool_names_are_valid_function_names() -> None:
     assert exposed_name(s, "get.current time") == "time__get_current_time"
     long = exposed_name(s, "x" * 100)
     assert len(long) == 64 and long.startswith("time__xxx")
+
+
+def test_a_cancel_ends_a_call_waiting_on_a_slow_server(worktree: Path) -> None:
+    import threading
+    import time
+
+    box, _ = toolbox(worktree, flaky_stdio(timeout=60))
+    try:
+        assert call(box, "flaky__echo", text="up")[0]
+        threading.Timer(0.5, box.ctx.cancel.set).start()
+        started = time.monotonic()
+        ok, text = call(box, "flaky__slow", seconds=50)
+        assert not ok and "cancelled while waiting for the MCP server" in text
+        assert time.monotonic() - started < 5
+    finally:
+        box.close()
