@@ -80,7 +80,10 @@ def _generated(tmp: Path, files: int) -> tuple[Path, list[str], str]:
 def _bundle(tmp: Path, bundle: Path) -> tuple[Path, list[str], str]:
     root = tmp / "bundle"
     proc = subprocess.run(
-        ["git", "clone", "--quiet", str(bundle), str(root)], capture_output=True, text=True
+        ["git", "clone", "--quiet", str(bundle), str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if proc.returncode:
         raise CursorishError(f"cannot clone {bundle}: {proc.stderr.strip()}", ExitCode.BAD_ARGS)

@@ -51,5 +51,7 @@ def cmd_context(args: argparse.Namespace) -> int:
         print(f"{rank_no:>2}. {h.path}  {h.score:.3f}  ({why})")
         for number, text in h.lines:
             print(f"      {number:>5}: {text.strip()[:120]}")
-    print(f"({stats.files} files indexed, {stats.parsed} parsed now, {stats.seconds * 1000:.0f} ms)")
+    print(
+        f"({stats.files} files indexed, {stats.parsed} parsed now, {stats.seconds * 1000:.0f} ms)"
+    )
     return 0

@@ -23,8 +23,14 @@ from cursorish.context.rank import Weights
 from cursorish.errors import CursorishError, ExitCode
 
 BASELINE = Weights(
-    path=0.0, ident=0.0, graph=0.0, non_source=1.0, text_only=1.0, path_only=1.0, churn=0.0,
-    churn_add=0.0
+    path=0.0,
+    ident=0.0,
+    graph=0.0,
+    non_source=1.0,
+    text_only=1.0,
+    path_only=1.0,
+    churn=0.0,
+    churn_add=0.0,
 )
 
 
@@ -85,6 +91,7 @@ def run_cases(
                     ["git", "clone", "--quiet", "--bare", str(bundle), str(git_dir)],
                     capture_output=True,
                     text=True,
+                    check=False,
                 )
                 if proc.returncode:
                     raise CursorishError(

@@ -26,7 +26,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -148,10 +148,8 @@ class CodeIndex:
     def _discard(self) -> None:
         self.close()
         for suffix in ("", "-wal", "-shm"):
-            try:
+            with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
-            except FileNotFoundError:
-                pass
         self.rebuilt = True
 
     def guarded(self, action: Callable[[], T]) -> T:
@@ -202,7 +200,9 @@ class CodeIndex:
                     have.add(row[0])
                     conn.execute("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?)", row)
                     conn.executemany("INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?, ?)", syms)
-                    conn.executemany("INSERT INTO chunks (body, oid, line) VALUES (?, ?, ?)", chunks)
+                    conn.executemany(
+                        "INSERT INTO chunks (body, oid, line) VALUES (?, ?, ?)", chunks
+                    )
                     stored += 1
         return stored
 
@@ -277,7 +277,9 @@ class CodeIndex:
         return int(row[0] or 0)
 
     def has_view(self, view: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM views WHERE name = ?", (view,)).fetchone() is not None
+        return (
+            self.conn.execute("SELECT 1 FROM views WHERE name = ?", (view,)).fetchone() is not None
+        )
 
     def blob_info(self, oids: Iterable[str]) -> dict[str, tuple[str | None, int, str, int]]:
         """oid -> (language, size, how indexed, lines)."""
@@ -364,7 +366,14 @@ def _prepare(blob: Blob) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], list[t
     for start in range(0, max(len(lines), 1), CHUNK_LINES):
         body = token_text("\n".join(lines[start : start + CHUNK_LINES]))
         chunk_rows.append((body, blob.oid, start + 1))
-    row = (blob.oid, lang, len(data), "code" if lang else "text", len(lines), zlib.compress(data, 1))
+    row = (
+        blob.oid,
+        lang,
+        len(data),
+        "code" if lang else "text",
+        len(lines),
+        zlib.compress(data, 1),
+    )
     return row, sym_rows, chunk_rows
 
 
@@ -435,8 +444,9 @@ def change_counts(repo: Path, rev: str, commits: int = 500) -> dict[str, int]:
     """path -> how many of the last `commits` commits before `rev` changed it."""
     out: dict[str, int] = {}
     try:
-        raw = _git(repo, "log", "-n", str(commits), "--no-renames", "--name-only", "-z",
-                   "--format=", rev)
+        raw = _git(
+            repo, "log", "-n", str(commits), "--no-renames", "--name-only", "-z", "--format=", rev
+        )
     except subprocess.CalledProcessError:
         return out
     for name in raw.replace(b"\n", b"\0").split(b"\0"):

@@ -37,8 +37,41 @@ EXTENSIONS: dict[str, str] = {
 
 # Text formats worth full-text search even without symbols.
 TEXT_EXTENSIONS = frozenset(
-    ".md .rst .txt .toml .yaml .yml .json .cfg .ini .sh .html .css .scss .sql .kt .swift .cs "
-    ".php .scala .lua .ex .exs .erl .hs .ml .vue .svelte .dart .zig .nim .pl .r .jl".split()
+    [
+        ".md",
+        ".rst",
+        ".txt",
+        ".toml",
+        ".yaml",
+        ".yml",
+        ".json",
+        ".cfg",
+        ".ini",
+        ".sh",
+        ".html",
+        ".css",
+        ".scss",
+        ".sql",
+        ".kt",
+        ".swift",
+        ".cs",
+        ".php",
+        ".scala",
+        ".lua",
+        ".ex",
+        ".exs",
+        ".erl",
+        ".hs",
+        ".ml",
+        ".vue",
+        ".svelte",
+        ".dart",
+        ".zig",
+        ".nim",
+        ".pl",
+        ".r",
+        ".jl",
+    ]
 )
 
 _JS_COMMON = """
@@ -46,7 +79,8 @@ _JS_COMMON = """
 (generator_function_declaration name: (identifier) @def.function)
 (class_declaration name: (_) @def.class)
 (method_definition name: (property_identifier) @def.method)
-(variable_declarator name: (identifier) @def.variable value: [(arrow_function) (function_expression) (class)])
+(variable_declarator name: (identifier) @def.variable
+  value: [(arrow_function) (function_expression) (class)])
 (lexical_declaration (variable_declarator name: (identifier) @def.constant))
 (call_expression function: (identifier) @ref.call)
 (call_expression function: (member_expression property: (property_identifier) @ref.call))
@@ -130,7 +164,8 @@ QUERIES: dict[str, str] = {
     "cpp": """
 (function_definition declarator: (function_declarator declarator: (identifier) @def.function))
 (function_definition declarator: (function_declarator declarator: (field_identifier) @def.method))
-(function_definition declarator: (function_declarator declarator: (qualified_identifier name: (identifier) @def.method)))
+(function_definition declarator: (function_declarator
+  declarator: (qualified_identifier name: (identifier) @def.method)))
 (class_specifier name: (type_identifier) @def.class body: (_))
 (struct_specifier name: (type_identifier) @def.struct body: (_))
 (enum_specifier name: (type_identifier) @def.enum body: (_))

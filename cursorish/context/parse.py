@@ -78,8 +78,9 @@ def symbols(lang: str, data: bytes) -> list[Symbol]:
                 continue
             if role == "def":
                 owner = node.parent
-                start, end = owner.start_point[0] if owner else node.start_point[0], (
-                    owner.end_point[0] if owner else node.end_point[0]
+                start, end = (
+                    owner.start_point[0] if owner else node.start_point[0],
+                    (owner.end_point[0] if owner else node.end_point[0]),
                 )
                 scope = _scope(owner.parent if owner else None)
             else:

@@ -29,15 +29,166 @@ from cursorish.context.index import CodeIndex
 from cursorish.context.parse import path_tokens, split_identifier, tokens
 
 STOPWORDS = frozenset(
-    """a an the and or not no of to in on at by for from with without into onto as is are was
-    were be been being it its this that these those there here when where which who what why how
-    if then else than so but do does did done can could should would will shall may might must
-    we you i he she they them our your my me us up down out over under about after before again
-    also only just more most less some any all each every other such same own too very via per
-    use used using make makes made add adds added remove removes removed fix fixes fixed update
-    updates updated change changes changed support supports new old now get set allow allows
-    issue issues pr merge merged branch main master bump version release readme docs doc test
-    tests typo see e g ie etc co authored signed off by""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "not",
+        "no",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "without",
+        "into",
+        "onto",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "when",
+        "where",
+        "which",
+        "who",
+        "what",
+        "why",
+        "how",
+        "if",
+        "then",
+        "else",
+        "than",
+        "so",
+        "but",
+        "do",
+        "does",
+        "did",
+        "done",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "we",
+        "you",
+        "i",
+        "he",
+        "she",
+        "they",
+        "them",
+        "our",
+        "your",
+        "my",
+        "me",
+        "us",
+        "up",
+        "down",
+        "out",
+        "over",
+        "under",
+        "about",
+        "after",
+        "before",
+        "again",
+        "also",
+        "only",
+        "just",
+        "more",
+        "most",
+        "less",
+        "some",
+        "any",
+        "all",
+        "each",
+        "every",
+        "other",
+        "such",
+        "same",
+        "own",
+        "too",
+        "very",
+        "via",
+        "per",
+        "use",
+        "used",
+        "using",
+        "make",
+        "makes",
+        "made",
+        "add",
+        "adds",
+        "added",
+        "remove",
+        "removes",
+        "removed",
+        "fix",
+        "fixes",
+        "fixed",
+        "update",
+        "updates",
+        "updated",
+        "change",
+        "changes",
+        "changed",
+        "support",
+        "supports",
+        "new",
+        "old",
+        "now",
+        "get",
+        "set",
+        "allow",
+        "allows",
+        "issue",
+        "issues",
+        "pr",
+        "merge",
+        "merged",
+        "branch",
+        "main",
+        "master",
+        "bump",
+        "version",
+        "release",
+        "readme",
+        "docs",
+        "doc",
+        "test",
+        "tests",
+        "typo",
+        "see",
+        "e",
+        "g",
+        "ie",
+        "etc",
+        "co",
+        "authored",
+        "signed",
+        "off",
+        "by",
+    ]
 )
 
 _IDENT_LIKE = re.compile(
@@ -155,9 +306,7 @@ def view_data(index: CodeIndex, view: str, w: Weights) -> ViewData | None:
         churn = {p: math.log1p(counts[p]) / norm for p in files if counts.get(p)}
     versions = max(1.0, index.chunk_count() / max(1, len(files)))
     most = sorted(churn, key=lambda p: (-churn[p] * prior[p], p))[:50]
-    data = ViewData(
-        files, dict(by_oid), dict(path_index), name_words, prior, churn, versions, most
-    )
+    data = ViewData(files, dict(by_oid), dict(path_index), name_words, prior, churn, versions, most)
     with _CACHE_LOCK:
         if len(_CACHE) > 16:
             _CACHE.clear()
@@ -228,9 +377,9 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
     # How often each file changed lately: a prior for what changes next. Files that match
     # nothing can only come in through it, so only the most changed of them are considered.
     if w.churn_add:
-        for path in scores:
+        for path, parts in scores.items():
             if path in base.churn:
-                scores[path]["churn"] = w.churn_add * base.churn[path]
+                parts["churn"] = w.churn_add * base.churn[path]
         for path in base.most_changed:
             if path not in scores:
                 scores[path]["churn"] = w.churn_add * base.churn[path]

@@ -14,7 +14,19 @@ DEFAULT_BUDGET_TOKENS = 1500
 MAX_DEFS_PER_FILE = 12
 MAX_LINE_CHARS = 110
 _KINDS = frozenset(
-    "class function method struct enum trait interface type module macro constant".split()
+    [
+        "class",
+        "function",
+        "method",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "type",
+        "module",
+        "macro",
+        "constant",
+    ]
 )
 
 

@@ -17,6 +17,7 @@ def find_symbol(name: str) -> dict[str, Any]:
     """A turn calling find_symbol (`call` takes the tool's name as its own `name`)."""
     return {"tool_calls": [{"name": "find_symbol", "arguments": {"name": name}}]}
 
+
 FILES = {
     "billing/invoice.py": (
         "class InvoiceRenderer:\n"

@@ -48,7 +48,10 @@ def test_symbols_and_files_of_several_languages(tmp_path: Path) -> None:
     defs = {(s.path, s.name, s.kind, s.scope) for s in e.find_symbol(view, "add_item")}
     assert ("shop/cart.py", "add_item", "function", "Cart") in defs
     go = e.find_symbol(view, "formatMoney")
-    assert {(s.path, s.role) for s in go} == {("shop/invoice.go", "def"), ("shop/invoice.go", "ref")}
+    assert {(s.path, s.role) for s in go} == {
+        ("shop/invoice.go", "def"),
+        ("shop/invoice.go", "ref"),
+    }
     assert [s.path for s in e.find_symbol(view, "startServer")] == ["web/app.ts"]
     info = e.index.blob_info(e.index.view_files(view).values())
     files = e.index.view_files(view)

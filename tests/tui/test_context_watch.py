@@ -31,7 +31,9 @@ async def test_an_edit_in_the_checkout_reaches_the_index(
         (repo / "billing.py").write_text("def compute_invoice_total(lines):\n    return 0\n")
 
         def indexed() -> bool:
-            return any(s.path == "billing.py" for s in engine.find_symbol(view, "compute_invoice_total"))
+            return any(
+                s.path == "billing.py" for s in engine.find_symbol(view, "compute_invoice_total")
+            )
 
         await wait_for(pilot, indexed, what="the new file in the index")
         (repo / "billing.py").unlink()
