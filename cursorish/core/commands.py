@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shlex
 import signal
 import subprocess
@@ -167,9 +168,10 @@ def run_in_worktree(
     reader = threading.Thread(target=pump, daemon=True)
     reader.start()
     timed_out = cancelled = False
+    waiter = _ExitWaiter(proc)
     while True:
         try:
-            proc.wait(timeout=0.05)
+            waiter.wait(0.05)
             break
         except subprocess.TimeoutExpired:
             if time.monotonic() - start > timeout_s:
@@ -180,6 +182,7 @@ def run_in_worktree(
                 continue
             _kill_group(proc)
             break
+    waiter.close()
     release(argv)  # a sandboxed command's last processes, if any are still going
     reader.join(timeout=2)
     text = b"".join(chunks).decode("utf-8", "replace")
@@ -188,6 +191,34 @@ def run_in_worktree(
         text = f"{text[:half]}\n... [output truncated, {size[0]} bytes in all] ...\n{text[-half:]}"
     code = None if (timed_out or cancelled) else proc.returncode
     return CommandResult(code, text, time.monotonic() - start, timed_out, cancelled)
+
+
+class _ExitWaiter:
+    """`wait(timeout)` that returns as soon as the process exits (else TimeoutExpired).
+
+    Popen.wait(timeout) polls with sleeps that grow to the timeout, adding up to 50 ms to
+    every short command; a pidfd wakes select() at the exit itself.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.fd: int | None
+        try:
+            self.fd = os.pidfd_open(proc.pid)
+        except (AttributeError, OSError):
+            self.fd = None
+
+    def wait(self, timeout: float) -> None:
+        if self.fd is not None:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                raise subprocess.TimeoutExpired(self.proc.args, timeout)
+        self.proc.wait(timeout=timeout)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
