@@ -92,7 +92,16 @@ def build_settings(cfg: Config, repo_root: Path) -> RunSettings:
         concurrency=max(1, cfg.get_int("concurrency")),
         expose_local_files=tuple(cfg["expose_local_files"]),
         sandbox=sandbox_settings(cfg, profile, repo_root),
+        mcp_servers=mcp_servers(repo_root),
     )
+
+
+def mcp_servers(repo_root: Path) -> tuple[Any, ...]:
+    """The run's MCP servers, read once (a malformed file is exit 8 before any worktree);
+    nothing is started here: each agent starts what it uses (cursorish/mcp)."""
+    from cursorish.mcp.config import load_mcp_config
+
+    return tuple(load_mcp_config(repo_root).servers.values())
 
 
 def sandbox_settings(cfg: Config, profile: Any, repo_root: Path) -> Any:

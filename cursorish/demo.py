@@ -8,6 +8,7 @@ git worktrees and branches, and the SQLite store.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import tempfile
@@ -81,7 +82,8 @@ def cmd_demo(ns: argparse.Namespace) -> int:
         cfg.values["api_key"], cfg.sources["api_key"] = "demo-no-key", "demo"
         # The demo shows the default apply route; a configured local model is not needed.
         cfg.values["apply_engine"], cfg.sources["apply_engine"] = "deterministic", "demo"
-        settings = build_settings(cfg, repo.root)
+        # The replayed planner calls only built-in tools: the user's MCP servers stay out.
+        settings = dataclasses.replace(build_settings(cfg, repo.root), mcp_servers=())
         store = Store.for_repo(repo.git_common_dir)
         try:
             code = run_headless(repo, store, settings, demo_tasks(), Printer(mode=mode))

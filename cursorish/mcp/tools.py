@@ -21,7 +21,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cursorish.mcp import cache
@@ -268,17 +267,12 @@ def _cap(text: str) -> str:
 
 def mcp_tools_for(
     ctx: ToolContext,
-    repo_root: Path | None,
+    servers: Sequence[ServerSpec],
     allow: Sequence[str],
     deny: Sequence[str],
-    servers: Sequence[ServerSpec] | None = None,
 ) -> McpTools | None:
-    """The agent's MCP tools (None when the profile selects no configured server)."""
+    """The agent's MCP tools (None when the profile selects none of the servers)."""
     if not allow:
         return None
-    if servers is None:
-        from cursorish.mcp.config import load_mcp_config
-
-        servers = list(load_mcp_config(repo_root).servers.values())
     tools = McpTools(servers, ctx, allow=allow, deny=deny)
     return tools if tools.servers else None
