@@ -130,7 +130,13 @@ def format_report(report: AgentReport, repo_root: Path) -> str:
             lines.append(f"  {'files' if i == 0 else '':8}  {f['path']}  {stat}")
     else:
         lines.append("  files     (none changed)")
-    if report.summary:
+    if report.plan:
+        lines.append("  plan")
+        lines += [f"    {line}" for line in report.plan.splitlines()]
+        lines.append(
+            f"  approve   cursorish chat {report.agent_id} --approve  (or send a follow-up)"
+        )
+    elif report.summary:
         lines.append(f"  summary   {report.summary.strip().splitlines()[0][:200]}")
     if report.error:
         lines.append(f"  error     {report.error}")

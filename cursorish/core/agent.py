@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cursorish.core import cpu_slots
+from cursorish.core import conversation, cpu_slots
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
 from cursorish.core.workspace import WorkspaceFailed
@@ -138,6 +138,8 @@ class Agent:
         self.outcome = AgentOutcome(status=FAILED)
         self._started = 0.0
         self._inflight: asyncio.Future[Any] | None = None
+        # Plan first (core/conversation.py): read/search tools only, ends with a plan.
+        self.planning = False
 
     # -- state -------------------------------------------------------------------------------
 
@@ -295,12 +297,21 @@ class Agent:
         while True:
             self._check_cancel()
             self._check_budgets()
+            # Messages the user sent meanwhile (`cursorish chat` from another terminal).
+            conversation.deliver_queued(self.store, self.agent_id, messages, self.emit)
             self._state("planning", step=self.outcome.steps + 1)
             reply = await self._ask(messages)
             self.outcome.steps += 1
             assistant = _assistant_message(reply)
             messages.append(assistant)
             self.store.add_message(self.agent_id, assistant)
+            if (
+                not reply.tool_calls
+                and self.planning
+                and conversation.looks_like_plan(reply.content)
+            ):
+                self.outcome.status, self.outcome.summary = DONE, reply.content.strip()
+                return  # the plan came as text instead of through finish: it is the plan
             if not reply.tool_calls:
                 text_only += 1
                 if text_only >= MAX_TEXT_ONLY_REPLIES:
@@ -328,6 +339,8 @@ class Agent:
                         self.outcome.changed_paths.append(result.changed_path)
                     if self.checkpoint is not None:
                         await self.checkpoint(name, result.changed_path)
+                if result.finished and conversation.has_queued(self.store, self.agent_id):
+                    continue  # the user said something meanwhile: that comes first
                 if result.finished:
                     self.outcome.status = DONE if result.finish_status == "done" else GAVE_UP
                     self.outcome.summary = result.summary
@@ -340,7 +353,10 @@ class Agent:
             self.emit(Event("planner_text", self.agent_id, {"text": delta}))
 
         started = time.perf_counter()
-        work = self.planner.complete(messages, self.tools.schemas(), on_text=on_text)
+        schemas = self.tools.schemas()
+        if self.planning:
+            schemas = conversation.plan_schemas(schemas)
+        work = self.planner.complete(messages, schemas, on_text=on_text)
         if self.workspace is not None:
             work = self.workspace.alongside(work)
         try:
@@ -426,7 +442,9 @@ class Agent:
         )
         started = time.perf_counter()
         # Shielded: a cancel must not abandon a write half-way; _settle_inflight waits for it.
-        call = self.tools.call
+        call: Callable[[str, str], Any] = self.tools.call
+        if self.planning and not conversation.plan_allows(name):
+            call = conversation.refuse_in_plan_mode
         if name in cpu_slots.SLOTTED_TOOLS:  # not run_command nor edit_file: see cpu_slots
             call = cpu_slots.TOOL_SLOTS.run(call)
         self._inflight = in_thread(call, name, arguments)

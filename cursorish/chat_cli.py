@@ -1,0 +1,196 @@
+"""`cursorish chat AGENT "message"` (and `cursorish --continue AGENT --task "message"`):
+follow-ups to an agent, headless. See core/conversation.py for the model.
+
+An agent that has ended is continued here, in this process, with the same events, summary
+and exit codes as a task. An agent another process is running gets the message queued; this
+command waits until that process delivers it (its next planner turn) and exits 0, or, when
+the agent ends first without taking it, continues the agent itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cursorish.core.events import Event
+from cursorish.errors import CursorishError, ExitCode
+
+if TYPE_CHECKING:
+    from cursorish.headless import Printer
+    from cursorish.store.db import Store
+
+POLL_S = (0.05, 0.1, 0.2, 0.5)  # waiting for delivery: quick at first, then at most 2/s
+
+
+def cmd_chat(ns: argparse.Namespace) -> int:
+    from cursorish.commands import open_repo_and_config
+    from cursorish.headless import Printer
+    from cursorish.store.db import Store
+
+    continuing = getattr(ns, "continue_agent", None)
+    ref = continuing if continuing is not None else ns.agent
+    text = ns.task if continuing is not None else ns.message
+    approve = bool(getattr(ns, "approve", False))
+    repo, cfg = open_repo_and_config(ns)
+    store = Store.for_repo(repo.git_common_dir)
+    printer = Printer(mode="json" if ns.json else "quiet" if ns.quiet else "text")
+    try:
+        return _chat(ns, repo, cfg, store, printer, ref, text, approve)
+    finally:
+        store.close()
+
+
+def _chat(
+    ns: argparse.Namespace,
+    repo: Any,
+    cfg: Any,
+    store: Store,
+    printer: Printer,
+    ref: str,
+    text: str | None,
+    approve: bool,
+) -> int:
+    from cursorish.core import conversation as conv
+    from cursorish.core.lifecycle import ENDED_STATES, find_agent, is_interrupted
+
+    row = find_agent(store, ref)
+    agent_id = str(row["id"])
+    if row.get("discarded_at"):
+        raise CursorishError(f"agent {agent_id} was discarded", ExitCode.BAD_ARGS)
+    message = conv.check_message(text, approve=approve)
+    running = row["state"] not in ENDED_STATES and not is_interrupted(row)
+    if approve:
+        if not row.get("plan_mode") or not (row.get("plan") or "").strip():
+            raise CursorishError(
+                f"agent {agent_id} has no plan to approve"
+                + (" yet (it is still planning)" if running else "")
+                + " (plans come from --plan)",
+                ExitCode.BAD_ARGS,
+            )
+        if running:
+            raise CursorishError(
+                f"agent {agent_id} is still running; approve its plan once it ends",
+                ExitCode.BAD_ARGS,
+            )
+        plan = message or str(row["plan"])  # a message with --approve is the edited plan
+        store.update_agent(agent_id, plan=plan, plan_mode=0)
+        message = conv.approve_message(plan)
+    else:
+        message = conv.expand_mentions(
+            message,
+            store=store,
+            repo_root=repo.root,
+            row=row,
+            worktree=_worktree_of(store, row),
+        )
+    if running:
+        return _queue_and_wait(ns, repo, cfg, store, printer, agent_id, message)
+    try:
+        return _continue(ns, repo, cfg, store, printer, agent_id, message)
+    except CursorishError:
+        if approve:  # nothing ran: the plan is still waiting for approval
+            store.update_agent(agent_id, plan_mode=1)
+        raise
+
+
+def _worktree_of(store: Store, row: dict[str, Any]) -> Path | None:
+    """Where the agent's files are now: its worktree, else the review worktree of its
+    branch; None when neither is there (mentions then read the branch)."""
+    from cursorish.gitops.review_git import is_worktree_on
+
+    own = Path(row["worktree"])
+    if is_worktree_on(own, row["branch"]):
+        return own
+    review = store.review(row["branch"])
+    if review is not None and is_worktree_on(Path(review["worktree"]), row["branch"]):
+        return Path(review["worktree"])
+    return None
+
+
+def _continue(
+    ns: argparse.Namespace,
+    repo: Any,
+    cfg: Any,
+    store: Store,
+    printer: Printer,
+    agent_id: str,
+    message: str,
+) -> int:
+    """Continue an ended agent with `message`, in this process, and report as a task does."""
+    from cursorish.commands import build_settings, warn_untrusted
+    from cursorish.core.orchestrator import Orchestrator
+    from cursorish.headless import print_reports
+
+    settings = build_settings(cfg, repo.root)
+    warn_untrusted(repo.root)
+    orchestrator = Orchestrator(repo, store, settings, printer)
+    printer(Event("message", agent_id, {"text": message}))
+    try:
+        report = asyncio.run(orchestrator.revise(agent_id, message))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        printer.clear()
+        print(
+            "interrupted: the agent's work is committed on its branch; see `cursorish agents`",
+            file=printer.err,
+        )
+        return int(ExitCode.INTERRUPTED)
+    printer.clear()
+    code = print_reports([report], repo.root, printer)
+    if orchestrator.signalled:
+        return int(ExitCode.INTERRUPTED)
+    return code
+
+
+def _queue_and_wait(
+    ns: argparse.Namespace,
+    repo: Any,
+    cfg: Any,
+    store: Store,
+    printer: Printer,
+    agent_id: str,
+    message: str,
+) -> int:
+    """Queue `message` for the process running the agent and wait until it is delivered."""
+    from cursorish.core.lifecycle import ENDED_STATES, is_interrupted
+
+    msg_id = store.queue_message(agent_id, message)
+    _say(
+        printer,
+        "message_queued",
+        agent_id,
+        {"id": msg_id},
+        "queued: delivered at its next "
+        "planner turn (Ctrl-C stops waiting; the message stays queued)",
+    )
+    i = 0
+    try:
+        while True:
+            time.sleep(POLL_S[min(i, len(POLL_S) - 1)])
+            i += 1
+            if not any(r["id"] == msg_id for r in store.queued_messages(agent_id)):
+                _say(printer, "message_delivered", agent_id, {"id": msg_id}, "delivered")
+                return 0
+            row = store.agent(agent_id) or {}
+            if row.get("state") in ENDED_STATES or is_interrupted(row):
+                # It ended before its next turn: take the queue (atomically, so its own
+                # process cannot deliver it too) and continue the agent here.
+                taken = store.take_queued_messages(agent_id)
+                if not taken:
+                    continue  # delivered after all, at the very end
+                text = "\n\n".join(str(r["text"]) for r in taken)
+                return _continue(ns, repo, cfg, store, printer, agent_id, text)
+    except KeyboardInterrupt:
+        print("stopped waiting: the message stays queued for the agent", file=printer.err)
+        return int(ExitCode.INTERRUPTED)
+
+
+def _say(printer: Printer, kind: str, agent_id: str, data: dict[str, Any], text: str) -> None:
+    if printer.mode == "json":
+        printer.out.write(json.dumps({"event": kind, "agent": agent_id, **data}) + "\n")
+        printer.out.flush()
+    elif printer.mode == "text":
+        print(f"[{agent_id}] {text}", file=printer.err)

@@ -1,0 +1,208 @@
+"""Talking to agents (issue 15): follow-up messages, mentions, plan-first mode.
+
+An agent is a conversation. A message to an agent that has ended (done, failed, cancelled,
+gave up, out of budget, interrupted) continues it on its branch from its stored transcript
+(`Orchestrator.revise`); a message to an agent another process is running is queued in the
+store (`agent_inbox`) and delivered by that process at its next planner turn
+(`deliver_queued`). Mentions attach context: `@path/to/file` the file as it is in the
+agent's worktree, `@agent-id` another agent's branch diff.
+
+Plan first: the agent may only read and search; it ends with a numbered plan, stored on its
+row. Approving it (`approve_message`) lifts the restriction and hands the plan back as the
+instruction; any other message revises the plan.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cursorish.core.events import Event
+from cursorish.errors import CursorishError, ExitCode
+from cursorish.gitops._git import run_git
+
+if TYPE_CHECKING:
+    from cursorish.core.tools import ToolResult
+    from cursorish.store.db import Store
+
+# Tools a planning agent keeps: reading and searching only (MCP and any tool that writes or
+# runs something are left out by name, whatever the profile offers).
+PLAN_TOOLS = frozenset({"read_file", "list_files", "grep", "search_code", "find_symbol", "finish"})
+PLAN_INSTRUCTIONS = (
+    "PLAN MODE. Do not change anything yet: you can only read and search (read_file, "
+    "list_files, grep and the search tools). Study the code the task touches, then call "
+    "finish with status done and, as the summary, the plan: a numbered list (1., 2., ...) of "
+    "concrete steps naming the files and functions to change. The user approves, edits or "
+    "answers the plan before anything is changed."
+)
+MENTION_FILE_LIMIT = 60_000  # characters of one attached file
+MENTION_DIFF_LIMIT = 60_000  # characters of one attached agent diff
+_MENTION = re.compile(r"(?<![\w@./-])@([\w][\w./+-]*)")
+_NUMBERED = re.compile(r"(?m)^\s*(\d+)[.)]\s+\S")
+
+
+# -- plan mode -------------------------------------------------------------------------------
+
+
+def plan_allows(tool: str) -> bool:
+    return tool in PLAN_TOOLS
+
+
+def plan_schemas(schemas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool schemas a planning agent is offered."""
+    return [s for s in schemas if plan_allows(str(s.get("function", {}).get("name", "")))]
+
+
+def refuse_in_plan_mode(name: str, _arguments: str) -> ToolResult:
+    from cursorish.core.tools import ToolResult
+
+    return ToolResult(
+        f"error: {name} is not available in plan mode: read and search, then call finish "
+        "with the numbered plan",
+        ok=False,
+    )
+
+
+def looks_like_plan(text: str) -> bool:
+    """True when `text` holds a numbered list of at least one step."""
+    return bool(_NUMBERED.search(text or ""))
+
+
+def extract_plan(text: str) -> str:
+    """The plan in a planner's final text: from its first numbered step on (an intro line
+    before it is dropped), trailing blank lines removed."""
+    text = (text or "").strip()
+    m = _NUMBERED.search(text)
+    return text[m.start() :].strip() if m else text
+
+
+def approve_message(plan: str) -> str:
+    return (
+        "The plan is approved. Plan mode is over: you may now edit files and run commands. "
+        "Carry out this plan, then call finish with a summary of what you changed.\n\n"
+        f"Plan:\n{plan.strip()}"
+    )
+
+
+# -- queued messages -------------------------------------------------------------------------
+
+
+def deliver_queued(
+    store: Store,
+    agent_id: str,
+    messages: list[dict[str, Any]],
+    emit: Callable[[Event], None],
+) -> int:
+    """Append the messages queued for `agent_id` (marked delivered as they are taken) to
+    `messages` and its transcript; returns how many."""
+    taken = store.take_queued_messages(agent_id)
+    for row in taken:
+        note = {"role": "user", "content": str(row["text"])}
+        messages.append(note)
+        store.add_message(agent_id, note)
+        emit(Event("message_delivered", agent_id, {"id": row["id"], "text": row["text"]}))
+    return len(taken)
+
+
+def has_queued(store: Store, agent_id: str) -> bool:
+    return bool(store.queued_messages(agent_id))
+
+
+# -- mentions --------------------------------------------------------------------------------
+
+
+def expand_mentions(
+    text: str, *, store: Store, repo_root: Path, row: dict[str, Any], worktree: Path | None
+) -> str:
+    """`text` followed by what its mentions refer to: `@path` the file from the agent's
+    worktree (else from its branch), `@agent-id` that agent's branch diff against its base.
+    A mention that names neither is left as it is (an e-mail address, a decorator...)."""
+    attached: list[str] = []
+    seen: set[str] = set()
+    for m in _MENTION.finditer(text):
+        name = m.group(1).rstrip(".,;:)")
+        if name in seen:
+            continue
+        seen.add(name)
+        block = _file_mention(name, repo_root, row, worktree)
+        if block is None:
+            block = _agent_mention(name, store, repo_root, row)
+        if block is not None:
+            attached.append(block)
+    if not attached:
+        return text
+    return text.rstrip() + "\n\n" + "\n\n".join(attached)
+
+
+def _file_mention(
+    name: str, repo_root: Path, row: dict[str, Any], worktree: Path | None
+) -> str | None:
+    from cursorish.core.paths import resolve_in_worktree
+
+    if worktree is not None and worktree.is_dir():
+        try:
+            path = resolve_in_worktree(worktree, name)
+        except CursorishError:
+            return None  # outside the worktree, or a path git refuses
+        if not path.is_file():
+            return None
+        data = path.read_bytes()
+    else:
+        status, data, _ = run_git(
+            repo_root, "show", f"refs/heads/{row['branch']}:{name}", check=False
+        )
+        if status != 0:
+            return None
+    if b"\0" in data[:8000]:
+        return f"# @{name}: a binary file ({len(data)} bytes), not attached"
+    content = data.decode("utf-8", "replace")
+    cut = ""
+    if len(content) > MENTION_FILE_LIMIT:
+        content, cut = content[:MENTION_FILE_LIMIT], "\n... (cut: the file is longer)"
+    return f"# @{name} (its current content in your worktree)\n```\n{content}{cut}\n```"
+
+
+def _agent_mention(name: str, store: Store, repo_root: Path, row: dict[str, Any]) -> str | None:
+    if len(name) < 4 or not re.fullmatch(r"[0-9a-f]+", name):
+        return None
+    try:
+        other = store.agent(name)
+    except CursorishError:
+        return None  # an ambiguous prefix: not a mention
+    if other is None or other["id"] == row["id"]:
+        return None
+    status, out, _ = run_git(
+        repo_root,
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        str(other["base_commit"]),
+        f"refs/heads/{other['branch']}",
+        "--",
+        check=False,
+    )
+    if status != 0:
+        return f"# @{other['id']}: its branch {other['branch']} is gone"
+    diff = os.fsdecode(out)
+    if len(diff) > MENTION_DIFF_LIMIT:
+        diff = diff[:MENTION_DIFF_LIMIT] + "\n... (cut: the diff is longer)"
+    task = store.task_text(other).strip().splitlines()
+    title = f" (task: {task[0][:200]})" if task else ""
+    return (
+        f"# @{other['id']}: what agent {other['id']} changed on {other['branch']}{title}\n"
+        f"```diff\n{diff or '(no change)'}\n```"
+    )
+
+
+def check_message(text: str | None, *, approve: bool) -> str:
+    """The message of a `chat`, stripped; refuses an empty one (unless approving)."""
+    message = (text or "").strip()
+    if not message and not approve:
+        raise CursorishError(
+            'give a message: cursorish chat AGENT "what to do next" (or --approve)',
+            ExitCode.BAD_ARGS,
+        )
+    return message
