@@ -43,6 +43,7 @@ from cursorish.core.agent import (
     AgentOutcome,
     in_thread,
 )
+from cursorish.core.conversation import PLAN_INSTRUCTIONS, extract_plan
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import (
     PROJECT_INSTRUCTION_FILES,
@@ -112,13 +113,13 @@ class AgentReport:
     worktree_failed: bool = False  # it failed because its worktree could not be prepared
     base_ref: str = ""  # the --base the user gave ("": the HEAD of the time)
     plan: str = ""  # plan-first mode: the plan it ended with
-
     crashed: bool = False  # it ended on an internal error (a bug; the traceback is saved)
+
     @property
     def exit_code(self) -> ExitCode:
-        return {
         if self.crashed:
             return ExitCode.INTERNAL
+        return {
             DONE: ExitCode.OK,
             GAVE_UP: ExitCode.AGENT_GAVE_UP,
             BUDGET: ExitCode.BUDGET_EXHAUSTED,
@@ -134,6 +135,7 @@ class AgentReport:
             "worktree": self.worktree,
             "base_commit": self.base_commit,
             "base_ref": self.base_ref or None,
+            "plan": self.plan or None,
             "commit": self.commit,
             "files": self.files,
             "added": sum(f.get("added") or 0 for f in self.files),
@@ -603,6 +605,10 @@ class Orchestrator:
         """Run the agent to its end, then commit what reached its worktree on its branch."""
         agent_id, dest = report.agent_id, Path(report.worktree)
         self._agents[agent_id] = agent
+        row = self.store.agent(agent_id) or {}
+        agent.planning = bool(row.get("plan_mode"))
+        if agent.planning and not resume:
+            agent.context = f"{agent.context}\n\n{PLAN_INSTRUCTIONS}".strip()
         cancelled: asyncio.CancelledError | None = None
         try:
             await agent.run(resume)
@@ -657,7 +663,11 @@ class Orchestrator:
             report.error = (report.error + "; " if report.error else "") + (
                 f"could not commit: {exc.message}"
             )
-        if report.status == DONE and not report.files:
+        if agent.planning and report.status == DONE:
+            report.plan = extract_plan(outcome.summary)
+            self.store.update_agent(agent_id, plan=report.plan)
+            self.emit(Event("plan", agent_id, {"plan": report.plan}))
+        elif report.status == DONE and not report.files:
             report.status = GAVE_UP
             report.error = "the agent finished without changing any file"
             self.store.update_agent(agent_id, state=GAVE_UP, error=report.error)
