@@ -99,7 +99,15 @@ TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
         "lines around it, unchanged regions elided with a comment like '# ... existing code "
         "...'. SEARCH/REPLACE blocks, a unified diff or the whole file also work. If the apply "
         "step refuses, it says why: resend with more context.",
-        {"path": _PATH, "sketch": {"type": "string"}},
+        {
+            "path": _PATH,
+            "sketch": {"type": "string"},
+            "instruction": {
+                "type": "string",
+                "description": "optional: one sentence on what the edit does (it helps the "
+                "apply model place an ambiguous sketch)",
+            },
+        },
         ["path", "sketch"],
     ),
     "create_file": _fn(
@@ -435,8 +443,16 @@ class ToolBox:
         started = time.perf_counter()
         progress = _ApplyProgress(self.ctx, name)
         try:
+            instruction = args.get("instruction")
+            if not isinstance(instruction, str) or not instruction.strip():
+                instruction = None  # each prompt format has its default (or no tag)
             outcome = apply_sketch(
-                original, sketch, path=name, engine=self.ctx.apply_engine, on_token=progress
+                original,
+                sketch,
+                path=name,
+                engine=self.ctx.apply_engine,
+                on_token=progress,
+                instruction=instruction,
             )
         except CursorishError as exc:
             progress.flush()

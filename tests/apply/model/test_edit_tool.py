@@ -53,3 +53,16 @@ def test_the_planner_is_told_why_a_model_answer_was_refused(
     assert f"remote: {REFUSAL_PREFIX}: " in text and why in text, text
     assert "The file is unchanged." in text
     assert content == ORIGINAL
+
+
+def test_the_planners_instruction_reaches_the_apply_model(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(ORIGINAL)
+    with ScriptedServer([{"content": ANSWER}]) as server:
+        router.configure(remote_api_base=server.base_url, remote_format="morph")
+        box = ToolBox(ToolContext(root=tmp_path, agent_id="a1"))
+        arguments = {"path": "a.py", "sketch": AMBIGUOUS, "instruction": "g returns 2"}
+        result = box.call("edit_file", json.dumps(arguments))
+        body = server.requests[0]
+    assert result.ok, result.text
+    assert body["messages"][0]["content"].startswith("<instruction>g returns 2</instruction>\n")
+    assert (tmp_path / "a.py").read_text() == ANSWER
