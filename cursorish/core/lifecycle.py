@@ -22,9 +22,14 @@ from typing import Any
 
 from cursorish.core.agent import CANCELLED, FINAL_STATES
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import run_git, split_z
+from cursorish.gitops._git import run_git
 from cursorish.gitops.repo import RepoInfo, branch_exists
-from cursorish.gitops.worktrees import BRANCH_PREFIX, prune_worktrees, remove_worktree
+from cursorish.gitops.worktrees import (
+    BRANCH_PREFIX,
+    list_worktrees,
+    prune_worktrees,
+    remove_worktree,
+)
 from cursorish.store.db import Store, now
 from cursorish.store.paths import worktrees_dir
 
@@ -293,16 +298,7 @@ class GcReport:
 
 def git_worktrees(repo: RepoInfo) -> dict[Path, str | None]:
     """Linked worktrees git knows: real path -> branch (None when detached)."""
-    _, out, _ = run_git(repo.root, "worktree", "list", "--porcelain", "-z")
-    found: dict[Path, str | None] = {}
-    current: Path | None = None
-    for item in split_z(out):
-        if item.startswith("worktree "):
-            current = Path(os.path.realpath(item.removeprefix("worktree ")))
-            found[current] = None
-        elif item.startswith("branch ") and current is not None:
-            found[current] = item.removeprefix("branch refs/heads/")
-    return found
+    return {w.real_path: w.branch for w in list_worktrees(repo.root)}
 
 
 def _git_knows(repo: RepoInfo, path: Path) -> bool:
@@ -381,7 +377,7 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
                     entry.unlink(missing_ok=True)
 
     # 4. Git's records of worktrees whose directory is gone.
-    stale = _prunable(repo)
+    stale = [w.path for w in list_worktrees(repo.root) if w.prunable]
     for gone in stale:
         report.removed.append(f"{verb} git's stale record of worktree {gone} (directory gone)")
     if stale and not dry_run:
@@ -405,18 +401,6 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
         if not dry_run:
             store.delete_agent(row["id"])
     return report
-
-
-def _prunable(repo: RepoInfo) -> list[str]:
-    _, out, _ = run_git(repo.root, "worktree", "list", "--porcelain", "-z")
-    stale: list[str] = []
-    current = ""
-    for item in split_z(out):
-        if item.startswith("worktree "):
-            current = item.removeprefix("worktree ")
-        elif item.startswith("prunable"):
-            stale.append(current)
-    return stale
 
 
 def _has_unique_commits(repo: RepoInfo, branch: str) -> bool:

@@ -24,9 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import NO_HOOKS, GitError, add_all, git_out, run_git, split_z
+from cursorish.gitops._git import NO_HOOKS, GitError, add_all, git_out, run_git
 from cursorish.gitops.hunks import DIFF_OPTIONS, FileDiff, parse_diff
 from cursorish.gitops.repo import RepoInfo
+from cursorish.gitops.worktrees import list_worktrees
 
 # Written in W's own git dir when its index was set up for review: a worktree re-created
 # later (same path, fresh git dir) has no marker, so its index is set up again.
@@ -52,15 +53,7 @@ def tree_of(cwd: Path, rev: str) -> str:
 
 def branch_worktrees(repo_root: Path) -> dict[str, Path]:
     """Branch name -> the worktree (real path) that has it checked out."""
-    _, out, _ = run_git(repo_root, "worktree", "list", "--porcelain", "-z")
-    found: dict[str, Path] = {}
-    current: Path | None = None
-    for item in split_z(out):
-        if item.startswith("worktree "):
-            current = Path(os.path.realpath(item.removeprefix("worktree ")))
-        elif item.startswith("branch refs/heads/") and current is not None:
-            found[item.removeprefix("branch refs/heads/")] = current
-    return found
+    return {w.branch: w.real_path for w in list_worktrees(repo_root) if w.branch is not None}
 
 
 def is_worktree_on(wt: Path, branch: str) -> bool:

@@ -22,7 +22,7 @@ import secrets
 import shutil
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cursorish.errors import CursorishError
@@ -191,16 +191,43 @@ def remove_worktree(
         run_git(repo_root, "branch", "-D", "--end-of-options", delete_branch)
 
 
+@dataclass(frozen=True)
+class ListedWorktree:
+    """One entry of `git worktree list --porcelain` (the main checkout first)."""
+
+    path: str  # as git prints it
+    ref: str | None  # the checked-out ref (`refs/heads/...`); None when detached or bare
+    prunable: bool  # its directory is gone: `git worktree prune` would forget it
+
+    @property
+    def real_path(self) -> Path:
+        return Path(os.path.realpath(self.path))
+
+    @property
+    def branch(self) -> str | None:
+        """The checked-out branch's short name (None when detached or not a local branch)."""
+        if self.ref is None or not self.ref.startswith("refs/heads/"):
+            return None
+        return self.ref.removeprefix("refs/heads/")
+
+
+def list_worktrees(repo_root: Path) -> list[ListedWorktree]:
+    """Every worktree git knows of, from its one machine-readable listing."""
+    _, out, _ = run_git(repo_root, "worktree", "list", "--porcelain", "-z")
+    found: list[ListedWorktree] = []
+    for item in split_z(out):
+        if item.startswith("worktree "):
+            found.append(ListedWorktree(item.removeprefix("worktree "), None, False))
+        elif found and item.startswith("branch "):
+            found[-1] = replace(found[-1], ref=item.removeprefix("branch "))
+        elif found and (item == "prunable" or item.startswith("prunable ")):
+            found[-1] = replace(found[-1], prunable=True)
+    return found
+
+
 def prune_worktrees(repo_root: Path) -> list[str]:
     """`git worktree prune`; returns the paths of the worktrees it forgot (dirs gone)."""
-    _, out, _ = run_git(repo_root, "worktree", "list", "--porcelain", "-z")
-    prunable: list[str] = []
-    current: str | None = None
-    for field in split_z(out):
-        if field.startswith("worktree "):
-            current = field.removeprefix("worktree ")
-        elif field.startswith("prunable") and current is not None:
-            prunable.append(current)
+    prunable = [w.path for w in list_worktrees(repo_root) if w.prunable]
     run_git(repo_root, "worktree", "prune")
     return prunable
 

@@ -18,6 +18,7 @@ from cursorish.gitops.worktrees import (
     commit_paths,
     commit_staged,
     create_worktree,
+    list_worktrees,
     new_agent_id,
     prune_worktrees,
     remove_worktree,
@@ -455,3 +456,24 @@ def test_commits_leave_out_files_git_refuses_and_keep_the_rest(repo: Path, tmp_p
     again = commit_paths(dest, ["new.py", ".GIT/config"], "checkpoint", private_index=True)
     assert again is not None
     assert git(dest, "show", "--name-only", "--format=", again).split() == ["new.py"]
+
+
+def test_list_worktrees_reads_branch_detached_and_prunable(repo: Path, tmp_path: Path) -> None:
+    info = open_repo(repo)
+    on_branch = create_worktree(
+        info, agent_id="444444", base_commit=info.head_commit, dest=tmp_path / "a b"
+    )
+    detached = tmp_path / "detached"
+    git(repo, "worktree", "add", "--detach", str(detached), info.head_commit)
+    gone = create_worktree(
+        info, agent_id="555555", base_commit=info.head_commit, dest=tmp_path / "5"
+    )
+    _delete_dir(gone.path)
+
+    listed = {w.real_path: w for w in list_worktrees(repo)}
+    assert list_worktrees(repo)[0].real_path == repo.resolve()  # the main checkout first
+    assert listed[on_branch.path.resolve()].branch == on_branch.branch
+    assert listed[on_branch.path.resolve()].ref == f"refs/heads/{on_branch.branch}"
+    assert listed[detached.resolve()].branch is None
+    assert listed[detached.resolve()].prunable is False
+    assert listed[gone.path.resolve()].prunable is True
