@@ -251,8 +251,6 @@ class Agent:
         self._state("starting_tools")
         await in_thread(self.tools.prepare)
 
-    async def _settle_inflight(self) -> None:
-        """Wait for a tool thread still running after a cancel, so its write lands before the
     async def _tool_within_budget(self, inflight: asyncio.Future[Any]) -> Any:
         """The tool's result, or BudgetExceeded when the time budget ends first: the tool is
         then stopped (a command's process group killed, a search ended) and its write waited
@@ -266,6 +264,8 @@ class Agent:
                 "time", f"time budget of {self.budgets.max_wall_s:.0f}s used up (in a tool)"
             ) from None
 
+    async def _settle_inflight(self) -> None:
+        """Wait for a tool thread still running after a cancel, so its write lands before the
         final commit (a thread cannot be stopped; run_command sees the cancel event)."""
         inflight = self._inflight
         if inflight is not None and not inflight.done():
