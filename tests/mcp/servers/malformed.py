@@ -21,14 +21,22 @@ for line in sys.stdin:
         continue  # a notification
     method, mid = msg.get("method"), msg["id"]
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": mid, "result": {
-            "protocolVersion": msg["params"]["protocolVersion"],
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "malformed", "version": "1"},
-        }})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": mid,
+                "result": {
+                    "protocolVersion": msg["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "malformed", "version": "1"},
+                },
+            }
+        )
     elif method == "tools/list":
-        tools = [{"name": n, "description": n, "inputSchema": TOOL}
-                 for n in ("bad_content", "not_json", "no_result")]
+        tools = [
+            {"name": n, "description": n, "inputSchema": TOOL}
+            for n in ("bad_content", "not_json", "no_result")
+        ]
         send({"jsonrpc": "2.0", "id": mid, "result": {"tools": tools}})
     elif method == "tools/call":
         name = msg["params"]["name"]
@@ -40,5 +48,10 @@ for line in sys.stdin:
         else:
             send({"jsonrpc": "2.0", "id": mid})
     else:
-        send({"jsonrpc": "2.0", "id": mid,
-              "error": {"code": -32601, "message": f"method not found: {method}"}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": mid,
+                "error": {"code": -32601, "message": f"method not found: {method}"},
+            }
+        )
