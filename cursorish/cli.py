@@ -39,8 +39,8 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "context": ("cursorish.context.commands", "cmd_context"),
     "eval locate": ("cursorish.context.evaluate", "cmd_eval_locate"),
     "bench context": ("cursorish.context.bench", "cmd_bench_context"),
+    "bench mcp": ("cursorish.mcp.bench", "cmd_bench_mcp"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),
-    "mcp": ("cursorish.mcp.cli", "cmd_mcp"),
     "mcp": ("cursorish.mcp.cli", "cmd_mcp"),
     "chat": ("cursorish.chat_cli", "cmd_chat"),
 }
@@ -59,7 +59,6 @@ SUBCOMMANDS = (
     "merge",
     "compare",
     "trust",
-    "mcp",
     "mcp",
     "chat",
     "context",
@@ -248,6 +247,10 @@ def command_parser() -> argparse.ArgumentParser:
     bx.add_argument("--repeat", type=COUNT, default=20, help="runs of each small command")
     bx.add_argument("--tests", type=COUNT, default=200, help="tests in the generated suite")
     bx.add_argument("--json", action="store_true")
+    bm = b_sub.add_parser("mcp", help="MCP server start, tool call and stop, bare vs sandboxed")
+    bm.add_argument("--calls", type=COUNT, default=50, help="tool calls per run")
+    bm.add_argument("--repeat", type=COUNT, default=3, help="runs of each; medians count")
+    bm.add_argument("--json", action="store_true")
     bc = b_sub.add_parser("context", help="context index: cold, incremental, query, repo map")
     bc.add_argument("--files", type=COUNT, default=5000, help="files in the generated repo")
     bc.add_argument("--bundle", metavar="PATH", help="also a git bundle (default: httpx's)")
@@ -319,12 +322,6 @@ def command_parser() -> argparse.ArgumentParser:
         "--dry-run", action="store_true", help="show what it would enable; record nothing"
     )
     tr.add_argument("--json", action="store_true")
-
-    mc = sub.add_parser("mcp", help="configured MCP servers and the tools each offers")
-    mc.add_argument("action", choices=("list", "tools"), help="list servers, or one's tools")
-    mc.add_argument("name", nargs="?", help="the server (for tools)")
-    mc.add_argument("--repo", default=".", metavar="PATH")
-    mc.add_argument("--json", action="store_true")
 
     mc = sub.add_parser("mcp", help="configured MCP servers and the tools each offers")
     mc.add_argument("action", choices=("list", "tools"), help="list servers, or one's tools")
