@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language, detect_language
-from cursorish.apply.lazy import Merge, RefusedMerge, merge_lazy
+from cursorish.apply.lazy import KEEP_BLANKS, Merge, RefusedMerge, merge_lazy
 from cursorish.apply.lines import SourceFile
 from cursorish.apply.plain import merge_plain
 from cursorish.apply.result import ApplyOutcome, Merged, Refused
@@ -70,5 +70,15 @@ def _dispatch(
 
         result = merge_lazy(source, lines, lang, validate)
         validate(result)
-        return source.render(result.pieces), fmt
+        text = source.render(result.pieces)
+        if text == original:
+            # Keeping the blank lines the sketch leaves out undid its only change.
+            token = KEEP_BLANKS.set(False)
+            try:
+                result = merge_lazy(source, lines, lang, validate)
+                validate(result)
+                text = source.render(result.pieces)
+            finally:
+                KEEP_BLANKS.reset(token)
+        return text, fmt
     return merge_plain(source, original, lines, lang)

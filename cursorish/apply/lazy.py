@@ -9,6 +9,7 @@ file, the merge is refused: the sketch does not say where it goes.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import difflib
 import itertools
@@ -51,6 +52,11 @@ _EDGE_SIMILARITY = 0.6
 WORDY = 0.5  # weight of a line with some words in it (not punctuation only)
 _EDGE_REACH = 3
 _TELLING_LENGTH = 12  # a shorter line (`return x`, `else {`) may well repeat
+
+
+# Whether blank original lines a chunk leaves out stay (`_kept_blanks`); off for a second try
+# when keeping them leaves the file unchanged: then removing them was the edit.
+KEEP_BLANKS: contextvars.ContextVar[bool] = contextvars.ContextVar("keep_blanks", default=True)
 
 
 class RefusedMerge(Exception):
@@ -418,7 +424,6 @@ def _assemble(
         kept.update(range(cursor, span.a))
         delta = path[i].delta
         used = set(span.matched.values())
-        deleted.extend(j for j in range(span.a, span.b) if j not in used)
         spaced = span.a == 0 or not source.lines[span.a - 1].strip()
         drop = dropped_blanks(
             chunk.keys,
@@ -426,7 +431,14 @@ def _assemble(
             (i > 0 or sketch.leading_marker) and spaced,
             i < last or sketch.trailing_marker,
         )
+        blanks_before, blanks_after = _kept_blanks(chunk, span, source.lines, drop)
+        for restored in (*blanks_before.values(), *blanks_after.values()):
+            used.update(restored)
+        deleted.extend(j for j in range(span.a, span.b) if j not in used)
         for k, line in enumerate(chunk.lines):
+            if k in blanks_before:
+                pieces.extend(source.original_piece(j) for j in blanks_before[k])
+                kept.update(blanks_before[k])
             if k in drop:
                 continue
             text = _as_file(line, tabs, unit, sketch_tabs, sketch_unit, delta)
@@ -442,11 +454,49 @@ def _assemble(
                     low = spans[i - 1].b if i else 0
                     high = spans[i + 1].a if i < last else n
                     placed.append((text, *around, low, high))
+            if k in blanks_after:
+                pieces.extend(source.original_piece(j) for j in blanks_after[k])
+                kept.update(blanks_after[k])
         cursor = max(cursor, span.b)
     pieces.extend(source.original_piece(j) for j in range(cursor, n))
     kept.update(range(cursor, n))
     doubts.extend(_copied_doubts(sketch, placed, kept, index))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "")
+
+
+def _kept_blanks(
+    chunk: Chunk, span: Span, source: list[str], drop: set[int]
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Blank original lines a chunk keeps although it does not show them: planners drop
+    blank lines (a chunk without any blank line has dropped them). Between two lines of the
+    chunk matched to original lines, the blank lines that open the original stretch between
+    them stay after the first, and those that close it (when the sketch writes lines between
+    the two) before the second.
+    Returns chunk line -> original blank lines to write before it, and after it."""
+    before: dict[int, list[int]] = {}
+    after: dict[int, list[int]] = {}
+    if not KEEP_BLANKS.get() or any(not line.strip() for line in chunk.lines):
+        return before, after  # a chunk that writes blank lines means the ones it leaves out
+    anchors = sorted(span.matched.items())
+    for (k1, j1), (k2, j2) in itertools.pairwise(anchors):
+        if j2 <= j1 + 1:
+            continue
+        lead: list[int] = []
+        j = j1 + 1
+        while j < j2 and not source[j].strip():
+            lead.append(j)
+            j += 1
+        tail: list[int] = []
+        j = j2 - 1
+        while j > j1 and not source[j].strip() and j not in lead:
+            tail.insert(0, j)
+            j -= 1
+        shown = [chunk.lines[k] for k in range(k1 + 1, k2) if k not in drop]
+        if lead:
+            after[k1] = lead
+        if tail and shown:
+            before[k2] = tail
+    return before, after
 
 
 def _other_copy_doubts(

@@ -1,0 +1,63 @@
+"""The deterministic engine on held-out real commits (black, flask, gin, mini-redis, zustand)
+with sketches in planner shapes the shared eval does not use (see `heldout.py`).
+
+The thresholds are today's level with a little room: they catch a regression, they are not the
+issue's targets (the README's table says where the engine stands against those)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from cursorish.apply.commands import normalise
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+from tests.apply.heldout import DATA, STYLES, cases, pairs, sketch
+
+pytestmark = pytest.mark.skipif(not DATA.exists(), reason="held-out pairs not present")
+
+
+def outcomes() -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for case in cases():
+        outcome = merge(case["original"], case["sketch"], path=case["path"])
+        if not isinstance(outcome, Merged):
+            counts["refused"] += 1
+        elif normalise(outcome.text) == normalise(case["expected"]):
+            counts["exact"] += 1
+        else:
+            counts["wrong"] += 1
+    return counts
+
+
+def test_heldout_level_does_not_regress() -> None:
+    counts = outcomes()
+    total = sum(counts.values())
+    assert total > 500
+    assert counts["exact"] / total >= 0.69
+    assert counts["wrong"] / total <= 0.065
+
+
+def test_every_style_writes_sketches_with_markers_the_engine_reads() -> None:
+    from cursorish.apply.languages import detect_language
+    from cursorish.apply.markers import is_marker
+
+    seen: Counter[str] = Counter()
+    for pair in pairs()[:40]:
+        lang = detect_language(pair["path"])
+        for style in STYLES:
+            text = sketch(pair, style, 0)
+            if text is None:
+                continue
+            seen[style] += 1
+            lines = text.splitlines()
+            assert any(line.strip() for line in lines)
+            if style != "loose":
+                assert any(is_marker(line, lang) for line in lines), (style, text)
+    assert all(seen[style] for style in STYLES if style != "nested"), seen
+
+
+def test_sketches_are_seeded() -> None:
+    pair = pairs()[0]
+    assert sketch(pair, "function", 1) == sketch(pair, "function", 1)
