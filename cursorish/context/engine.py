@@ -110,9 +110,16 @@ class ContextEngine:
             oid = blob_oid(data)
             files[path] = oid
             from_disk.append(Blob(oid, path, data))
-        parsed = self._add(root, files, from_disk)
-        changed = self.index.set_view(view_name(root), files)
-        self._history(root, view_name(root), "HEAD")
+        view = view_name(root)
+        current = self.index.view_files(view)
+        if current == files and self.index.has_view(view):
+            changed = parsed = 0  # the common case of an agent's search: nothing to write
+        else:
+            # Blobs the view already maps are in the index: only the others need a look-up.
+            new = {p: o for p, o in files.items() if current.get(p) != o}
+            parsed = self._add(root, new, [b for b in from_disk if current.get(b.path) != b.oid])
+            changed = self.index.set_view(view, files)
+        self._history(root, view, "HEAD")
         return SyncStats(len(files), parsed, changed, time.perf_counter() - started)
 
     def update_paths(self, root: Path, paths: Iterable[str]) -> SyncStats:
