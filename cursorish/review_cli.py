@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cursorish.core.review import base_of, resolve_branch
 from cursorish.core.text import escape_controls, first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops._git import git_out, run_git, split_z
@@ -41,44 +42,6 @@ def _open(ns: argparse.Namespace) -> tuple[RepoInfo, Store]:
 
 def _bad(message: str) -> CursorishError:
     return CursorishError(message, ExitCode.BAD_ARGS)
-
-
-# -- naming a branch ------------------------------------------------------------------------
-
-
-def agent_of_branch(store: Store, branch: str) -> dict[str, Any] | None:
-    """The newest agent (not discarded) whose branch is `branch`, if any."""
-    rows = store.agents()
-    return next((r for r in rows if r["branch"] == branch and not r.get("discarded_at")), None)
-
-
-def resolve(repo: RepoInfo, store: Store, ref: str | None) -> tuple[str, dict[str, Any] | None]:
-    """(branch, agent row or None) for a branch name, an agent id or unique prefix, or None
-    (the latest agent). CursorishError (exit 2) when it names nothing that exists."""
-    if ref is None:
-        row = store.last_agent()
-        if row is None:
-            raise _bad('no agent has run in this repository (run: cursorish --task "...")')
-    elif branch_exists(repo.root, ref):
-        return ref, agent_of_branch(store, ref)
-    else:
-        row = store.agent(ref)
-        if row is None:
-            raise _bad(f"no branch or agent {ref!r} in {repo.root} (see `cursorish branches`)")
-    branch = str(row["branch"])
-    if not branch_exists(repo.root, branch):
-        raise _bad(f"agent {row['id']}'s branch {branch} no longer exists (discarded?)")
-    return branch, row
-
-
-def _base_of(repo: RepoInfo, branch: str, row: dict[str, Any] | None) -> str:
-    """The agent's recorded base, else the merge base with the user's HEAD."""
-    if row and row.get("base_commit"):
-        return str(row["base_commit"])
-    status, out, _ = run_git(repo.root, "merge-base", "HEAD", f"refs/heads/{branch}", check=False)
-    if status != 0:
-        raise _bad(f"{branch} has no common history with HEAD")
-    return out.decode().strip()
 
 
 # -- branches -------------------------------------------------------------------------------
@@ -146,7 +109,7 @@ def list_branches(repo: RepoInfo, store: Store) -> list[BranchView]:
         rows.setdefault(ref.removeprefix("refs/heads/"), None)
     views = []
     for branch, row in rows.items():
-        base = _base_of(repo, branch, row)
+        base = base_of(repo, branch, row)
         tip = git_out(repo.root, "rev-parse", f"refs/heads/{branch}")
         stats = diff_stats(repo.root, base, tip)
         reviewed, counts = _review_counts(repo, store, branch, base)
@@ -399,7 +362,7 @@ def cmd_review(ns: argparse.Namespace) -> int:
             raise _bad("--reason goes with --reject (it is the feedback for the rejected hunks)")
         _split_ids(ns.accept, "--accept")  # refused before a review worktree is made
         _split_ids(ns.reject, "--reject")
-        branch = resolve(repo, store, ns.branch)[0]
+        branch = resolve_branch(repo, store, ns.branch)[0]
         session = ReviewSession.open(repo, store, branch)
         if _headless(ns):
             if ns.list and (ns.accept_all or ns.accept or ns.reject or ns.commit):
@@ -489,7 +452,7 @@ def cmd_merge(ns: argparse.Namespace) -> int:
 
     repo, store = _open(ns)
     try:
-        branch, row = resolve(repo, store, ns.branch)
+        branch, row = resolve_branch(repo, store, ns.branch)
         check_reviewed(repo, store, branch)
         plan = plan_merge(repo.root, branch, squash=ns.squash)
         message = merge_message(
@@ -566,8 +529,8 @@ def _elapsed(row: dict[str, Any]) -> float | None:
 
 
 def _side(repo: RepoInfo, store: Store, label: str, ref: str) -> Side:
-    branch, row = resolve(repo, store, ref)
-    base = _base_of(repo, branch, row)
+    branch, row = resolve_branch(repo, store, ref)
+    base = base_of(repo, branch, row)
     tip = git_out(repo.root, "rev-parse", f"refs/heads/{branch}")
     diffs = {d.path: d for d in diff_files(repo.root, base, tip)}
     return Side(label, repo.root, branch, row, store.task_text(row), base, tip, diffs)

@@ -99,16 +99,11 @@ class ReviewSession:
         """Review the branch `ref` names: a branch, an agent id or a unique id prefix; None is
         the latest agent. The first review of a branch sets its worktree's index to the base
         (or to the last review commit); see the module docstring."""
-        branch, row = _resolve(repo, store, ref)
+        branch, row = resolve_branch(repo, store, ref)
         agent_id = str(row["id"]) if row else None
         task = store.task_text(row)
         review = store.review(branch)
-        if review is not None:
-            base = str(review["base"])
-        elif row is not None:
-            base = str(row["base_commit"])
-        else:
-            base = _merge_base(repo, branch)
+        base = str(review["base"]) if review is not None else base_of(repo, branch, row)
         wt = _existing_worktree(repo, branch, row, review)
         if review is None:
             _check_something_to_review(repo, branch, base, wt)
@@ -472,23 +467,29 @@ class ReviewSession:
 # -- resolving what to review ----------------------------------------------------------------
 
 
-def _resolve(repo: RepoInfo, store: Store, ref: str | None) -> tuple[str, dict[str, Any] | None]:
-    """(branch, agent row or None) for a branch name, agent id or prefix, or None (latest)."""
+def resolve_branch(
+    repo: RepoInfo, store: Store, ref: str | None
+) -> tuple[str, dict[str, Any] | None]:
+    """(branch, agent row or None) for what the user named: a branch (`refs/heads/` allowed),
+    an agent id or unique id prefix, or None (the latest agent). CursorishError (exit 2) when
+    it names nothing that exists. Review, merge, compare and the app all resolve through here.
+    """
     row: dict[str, Any] | None
     if ref is None:
         row = store.last_agent()
         if row is None:
             raise CursorishError(
-                "nothing to review: no agent has run in this repository yet", ExitCode.BAD_ARGS
+                'no agent has run in this repository yet (run: cursorish --task "...")',
+                ExitCode.BAD_ARGS,
             )
     else:
         name = ref.removeprefix("refs/heads/")
         if name and branch_exists(repo.root, name):
-            return name, _agent_of_branch(store, name)
+            return name, agent_of_branch(store, name)
         row = store.agent(name)
         if row is None:
             raise CursorishError(
-                f"no branch or agent {ref!r} in this repository (see `cursorish branches`)",
+                f"no branch or agent {ref!r} in {repo.root} (see `cursorish branches`)",
                 ExitCode.BAD_ARGS,
             )
     if row.get("discarded_at"):
@@ -497,28 +498,25 @@ def _resolve(repo: RepoInfo, store: Store, ref: str | None) -> tuple[str, dict[s
         )
     if not branch_exists(repo.root, row["branch"]):
         raise CursorishError(
-            f"the branch {row['branch']} of agent {row['id']} no longer exists: nothing to review",
+            f"the branch {row['branch']} of agent {row['id']} no longer exists",
             ExitCode.BAD_ARGS,
         )
     return str(row["branch"]), row
 
 
-def _agent_of_branch(store: Store, branch: str) -> dict[str, Any] | None:
-    for row in store.agents():  # newest first
-        if row["branch"] == branch and not row.get("discarded_at"):
-            return row
-    return None
+def agent_of_branch(store: Store, branch: str) -> dict[str, Any] | None:
+    """The newest agent (not discarded) whose branch is `branch`, if any."""
+    rows = store.agents()  # newest first
+    return next((r for r in rows if r["branch"] == branch and not r.get("discarded_at")), None)
 
 
-def _merge_base(repo: RepoInfo, branch: str) -> str:
-    status, out, _ = run_git(
-        repo.root, "merge-base", repo.head_commit, f"refs/heads/{branch}", check=False
-    )
+def base_of(repo: RepoInfo, branch: str, row: dict[str, Any] | None) -> str:
+    """The agent's recorded base, else the merge base of `branch` with the user's HEAD."""
+    if row and row.get("base_commit"):
+        return str(row["base_commit"])
+    status, out, _ = run_git(repo.root, "merge-base", "HEAD", f"refs/heads/{branch}", check=False)
     if status != 0:
-        raise CursorishError(
-            f"cannot review {branch}: it has no common history with your HEAD",
-            ExitCode.BAD_ARGS,
-        )
+        raise CursorishError(f"{branch} has no common history with your HEAD", ExitCode.BAD_ARGS)
     return os.fsdecode(out).strip()
 
 
