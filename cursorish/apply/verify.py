@@ -201,7 +201,7 @@ class _Check:
         self.before = before
         self.after = after
         self.shape = shape
-        self.old_of = _diff(before, after)  # result row -> original line (or -1: new)
+        self.old_of: list[int] = []  # result row -> original line (or -1: new), per reading
         self.before_keys = [_key(x) for x in before]
         self.after_keys = [_key(x) for x in after]
         self.rows = [r for r, k in enumerate(self.after_keys) if k]
@@ -214,6 +214,7 @@ class _Check:
     def run(self) -> str | None:
         shape = self.shape
         if shape.whole and [_key(x) for c in shape.chunks for x in c.lines] == self.row_keys:
+            self.old_of = _diff(self.before, self.after)
             return self._indentation_style(set(range(len(self.after))))
         first_failure: str | None = None
         for places in self._placements():
@@ -492,11 +493,12 @@ class _Check:
         """A telling line the sketch shows once, unique in the original, is not left twice with
         the original's copy right beside the chunk that shows it: the chunk was meant to
         replace that copy, not to sit next to it."""
-        counts_before = Counter(k for k in self.before_keys if len(k) >= _TELLING)
         counts_sketch = Counter(_key(x) for c in self.shape.chunks for x in c.lines)
+        telling = {k for k, count in counts_sketch.items() if count == 1 and len(k) >= _TELLING}
+        counts_before = Counter(k for k in self.before_keys if k in telling)
         where: dict[str, list[int]] = {}
         for r, k in enumerate(self.after_keys):
-            if len(k) >= _TELLING and counts_before.get(k) == 1 and counts_sketch.get(k) == 1:
+            if k in telling and counts_before.get(k) == 1:
                 where.setdefault(k, []).append(r)
         for k, rows in where.items():
             if len(rows) < 2:
@@ -574,7 +576,8 @@ def _align(
         chain = _longest_increasing(pairs)
         pa, pb = alo, blo
         for i, j in chain:
-            _align(a, b, pa, i, pb, j, out, depth + 1)
+            if i > pa and j > pb:
+                _align(a, b, pa, i, pb, j, out, depth + 1)
             out[j] = i
             pa, pb = i + 1, j + 1
         _align(a, b, pa, ahi, pb, bhi, out, depth + 1)
