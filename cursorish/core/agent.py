@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from cursorish.core import conversation, cpu_slots
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
+from cursorish.core.states import FINAL_STATES, AgentState  # noqa: F401 (FINAL_STATES re-exported)
 from cursorish.core.workspace import WorkspaceFailed
 from cursorish.store.db import now
 
@@ -30,16 +31,15 @@ if TYPE_CHECKING:
     from cursorish.planner.client import Planner, PlannerReply
     from cursorish.store.db import Store
 
-# Final states of an agent, as stored and shown.
+# Final states of an agent, as stored and shown (core/states.py).
 DONE, GAVE_UP, FAILED, BUDGET, CANCELLED = (
-    "done",
-    "gave_up",
-    "failed",
-    "budget_exhausted",
-    "cancelled",
+    AgentState.DONE,
+    AgentState.GAVE_UP,
+    AgentState.FAILED,
+    AgentState.BUDGET_EXHAUSTED,
+    AgentState.CANCELLED,
 )
 MAX_TEXT_ONLY_REPLIES = 2
-FINAL_STATES = frozenset({DONE, GAVE_UP, FAILED, BUDGET, CANCELLED})
 
 # A run_command that runs a test suite (counted for the best-of-N comparison).
 _TEST_RUNNER = re.compile(

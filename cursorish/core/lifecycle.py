@@ -20,7 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cursorish.core.agent import CANCELLED, FINAL_STATES
+from cursorish.core.agent import CANCELLED
+from cursorish.core.states import (  # noqa: F401 (RESUMABLE_STATES re-exported)
+    ENDED_STATES,
+    FINAL_STATES,
+    RESUMABLE_STATES,
+    AgentState,
+)
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops._git import run_git
 from cursorish.gitops.repo import RepoInfo, branch_exists
@@ -33,10 +39,7 @@ from cursorish.gitops.worktrees import (
 from cursorish.store.db import Store, now
 from cursorish.store.paths import worktrees_dir
 
-INTERRUPTED = "interrupted"
-# States after which nothing runs any more (interrupted included: it needs a resume).
-ENDED_STATES = FINAL_STATES | {INTERRUPTED}
-RESUMABLE_STATES = frozenset({INTERRUPTED, CANCELLED, "budget_exhausted", "failed"})
+INTERRUPTED = AgentState.INTERRUPTED
 # The signal `cursorish agents cancel` sends the owner: "look at the cancel flags now".
 CANCEL_SIGNAL = signal.SIGUSR1
 

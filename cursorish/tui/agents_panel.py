@@ -17,13 +17,13 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable
 
-from cursorish.core.agent import FINAL_STATES
 from cursorish.core.events import Event
+from cursorish.core.states import ENDED_STATES as ENDED
+from cursorish.core.states import RESUMABLE_STATES as RESUMABLE
+from cursorish.core.states import AgentState
 from cursorish.core.text import escape_controls, first_line
 
-INTERRUPTED = "interrupted"
-ENDED = FINAL_STATES | {INTERRUPTED}
-RESUMABLE = frozenset({INTERRUPTED, "cancelled", "budget_exhausted", "failed"})
+INTERRUPTED = AgentState.INTERRUPTED
 WIDE = 120  # from this width on the table shows the full branch and the task
 
 STATE_STYLE = {

@@ -16,12 +16,18 @@ from cursorish.core.events import Event
 from cursorish.core.orchestrator import AgentReport, Orchestrator, RunSettings
 from cursorish.core.profiles import Budgets, load_profile
 from cursorish.core.provision import ProvisionSpec
+from cursorish.core.sandbox import SandboxPolicy
 from cursorish.gitops.repo import RepoInfo, open_repo
 from cursorish.gitops.worktrees import commit_all, create_worktree
 from cursorish.planner.client import PlannerSettings
 from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
+
+# For tests of process handling that talk to their command through files outside the
+# worktree or host pids, both of which the sandbox hides; test_sandbox.py has the sandboxed
+# equivalents (timeouts, cancels and background processes inside the sandbox).
+UNSANDBOXED = SandboxPolicy(enabled=False)
 
 # litellm must use its bundled price table, never fetch one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -44,6 +50,7 @@ def settings_for(
     command_policy: str = "allowlist",
     allow: tuple[str, ...] = (),
     command_timeout_s: float = 30.0,
+    sandbox: SandboxPolicy | None = None,
     **budgets: Any,
 ) -> RunSettings:
     profile = load_profile("default", None)
@@ -63,6 +70,7 @@ def settings_for(
         command_allowlist=DEFAULT_ALLOWLIST + allow,
         command_timeout_s=command_timeout_s,
         concurrency=concurrency,
+        sandbox=sandbox or SandboxPolicy(),
     )
 
 

@@ -18,6 +18,7 @@ from cursorish.headless import compare_reports
 from cursorish.planner.scripted_server import ScriptedServer
 from tests.conftest import git
 from tests.core.agent_helpers import (
+    UNSANDBOXED,
     Recorder,
     call,
     finish,
@@ -261,7 +262,9 @@ def test_command_timeout_kills_grandchildren(tmp_path: Path, make_repo: MakeRepo
     command = f"bash -c 'sleep 60 & echo $! > {pidfile}; wait'"
     script = [call("run_command", command=command), finish()]
     with ScriptedServer(script) as server:
-        settings = settings_for(server, command_policy="allow", command_timeout_s=1.0)
+        settings = settings_for(
+            server, command_policy="allow", command_timeout_s=1.0, sandbox=UNSANDBOXED
+        )
         (report,), store = run_tasks(root, ["t"], settings)
     (tool,) = [t for t in store.tool_calls(report.agent_id) if t["name"] == "run_command"]
     assert "timed out" in tool["result"]

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -297,3 +298,22 @@ def test_no_sandbox_warns_on_every_run(
     main(["--task", "x", "--repo", str(repo), "--planner", "openai/x", "--no-sandbox",
           "--api-base", "http://127.0.0.1:9", "--max-steps", "1"])  # fmt: skip
     assert OFF_WARNING in capsys.readouterr().err
+
+
+def test_cancel_kills_the_sandboxed_command_and_its_children(agent: tuple[Path, Path]) -> None:
+    repo, wt = agent
+    marker = f"9.{os.getpid()}3"
+    cancel = threading.Event()
+    timer = threading.Timer(1.0, cancel.set)
+    timer.start()
+    result = run_in_worktree(
+        ["bash", "-c", f"(setsid sleep {marker} &); sleep {marker}"],
+        wt,
+        timeout_s=60,
+        cancel=cancel,
+        sandbox=POLICY,
+        repo_root=repo,
+    )
+    timer.join()
+    assert result.cancelled and result.elapsed_s < 10
+    assert _marker_pids(marker) == []

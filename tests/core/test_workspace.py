@@ -15,6 +15,7 @@ from cursorish.core.workspace import WorkspaceFailed, WorkspaceGate
 from cursorish.planner.scripted_server import ScriptedServer
 from tests.conftest import git
 from tests.core.agent_helpers import (
+    UNSANDBOXED,
     Recorder,
     call,
     finish,
@@ -173,7 +174,8 @@ def test_the_planner_and_reading_start_while_the_setup_runs(
     with ScriptedServer(script) as server:
         waiting = ("state", "create_file", "provisioning")
         watcher = _release_when(lambda: waiting in _kinds(sink), go)
-        (report,), store = run_tasks(root, ["t"], settings_for(server), sink, provision=spec)
+        settings = settings_for(server, sandbox=UNSANDBOXED)
+        (report,), store = run_tasks(root, ["t"], settings, sink, provision=spec)
         watcher.join()
     assert report.status == "done", report.error
     read, create, _finish = store.tool_calls(report.agent_id)
@@ -201,7 +203,9 @@ def test_cancel_during_setup_kills_it_and_resume_provisions_again(
         finish(),
     ]
     with ScriptedServer(script) as server:
-        orch, store = orchestrator_for(root, settings_for(server), provision=slow)
+        orch, store = orchestrator_for(
+            root, settings_for(server, sandbox=UNSANDBOXED), provision=slow
+        )
 
         async def cancelled_while_waiting() -> AgentReport:
             runner = asyncio.create_task(orch.run(["t"]))
@@ -221,7 +225,9 @@ def test_cancel_during_setup_kills_it_and_resume_provisions_again(
         assert not (Path(report.worktree) / "new.txt").exists()  # the edit waited for setup
 
         quick = ProvisionSpec((), f"echo again >> {runs}", 30)
-        again, _ = orchestrator_for(root, settings_for(server), provision=quick)
+        again, _ = orchestrator_for(
+            root, settings_for(server, sandbox=UNSANDBOXED), provision=quick
+        )
         resumed = asyncio.run(again.resume(report.agent_id))
     assert resumed.status == "done", resumed.error
     assert runs.read_text().splitlines()[1] == "again"
