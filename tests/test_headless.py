@@ -442,3 +442,56 @@ def test_an_internal_error_inside_an_agent_exits_1_and_saves_its_traceback(
     assert "Traceback" in text and "RuntimeError: planted bug" in text and "buggy" in text
     # What the agent did before the bug is committed on its branch, not lost.
     assert '"hello "' in git(repo, "show", f"{summary['branch']}:app.py")
+
+
+NAME_EDIT = "<<<<<<< SEARCH\nNAME = 1\n=======\nNAME = 2\n>>>>>>> REPLACE\n"
+
+
+def test_names_and_bytes_that_are_not_utf8_never_fail_the_agent_or_the_review(
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    latin = b"def f():\n    return 'caf\xe9'\n\n\ndef g():\n    return 1\n"
+    (repo / os.fsdecode(b"caf\xe9.py")).write_bytes(b"NAME = 1\n")
+    (repo / "latin.py").write_bytes(latin)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "names and bytes that are not UTF-8")
+    turns = [
+        {"tool_calls": [call("list_files")]},
+        {"tool_calls": [call("grep", pattern="NAME|caf")]},
+        {"tool_calls": [call("read_file", path="caf\\xe9.py")]},
+        {"tool_calls": [call("edit_file", path="caf\\xe9.py", sketch=NAME_EDIT)]},
+        {"tool_calls": [call("edit_file", path="latin.py", sketch="def g():\n    return 2\n")]},
+        {"tool_calls": [call("create_file", path="new\\xff.txt", content="made\n")]},
+        finish(),
+    ]
+    server = scripted_server(turns)
+    code = run_task(repo, server, "--json")
+    summary = json_lines(capsys.readouterr().out)[-1]
+    assert code == 0, summary
+    branch = summary["branch"]
+    listed = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", "-z", branch],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    )
+    assert listed.stdout.split(b"\0")[2:5] == [b"caf\xe9.py", b"latin.py", b"new\xff.txt"]
+    show = subprocess.run(
+        ["git", "show", f"{branch}:latin.py"], cwd=repo, capture_output=True, check=True
+    )
+    assert show.stdout == latin.replace(b"return 1", b"return 2")  # the 0xe9 byte kept
+    raw = subprocess.run(
+        ["git", "show", b"%s:caf\xe9.py" % branch.encode()],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    )
+    assert raw.stdout == b"NAME = 2\n"
+    requests = json.dumps(server.requests)  # what the planner saw: the bytes as \xHH
+    assert "caf\\\\xe9.py" in requests and "\\udce9" not in requests
+    for argv in (["review", branch, "--list"], ["branches"], ["log"]):
+        assert main([*argv, "--repo", str(repo)]) == 0, argv
+    listing = capsys.readouterr().out
+    assert "caf\\xe9.py" in listing and "new\\xff.txt" in listing

@@ -22,6 +22,7 @@ from cursorish.core import conversation, cpu_slots
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
 from cursorish.core.states import FINAL_STATES, AgentState  # noqa: F401 (FINAL_STATES re-exported)
+from cursorish.core.text import for_planner
 from cursorish.core.workspace import WorkspaceFailed
 from cursorish.store.db import now
 
@@ -155,7 +156,8 @@ class Agent:
             user += f"\n\n{repo_map}"
         return [
             {"role": "system", "content": self.system_prompt},
-            {"role": "user", "content": user},
+            # The overview may name files whose names are not UTF-8.
+            {"role": "user", "content": for_planner(user)},
         ]
 
     def _check_budgets(self) -> None:

@@ -12,6 +12,7 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from cursorish.core.text import from_planner_name
 from cursorish.errors import PathEscapeError
 
 
@@ -21,6 +22,7 @@ def resolve_in_worktree(root: Path, name: str, *, allow_root: bool = False) -> P
         raise PathEscapeError("empty path")
     if "\x00" in name:
         raise PathEscapeError(f"path contains a NUL byte: {name!r}")
+    name = from_planner_name(name)  # `\xHH`: a byte of a name that is not UTF-8
     normalized = name.replace("\\", "/")
     if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
         raise PathEscapeError(

@@ -37,3 +37,25 @@ def first_line(text: str, limit: int | None = None) -> str:
     """The first non-blank line of `text`, stripped (and cut to `limit` characters); "" if none."""
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
     return line if limit is None else line[:limit]
+
+
+# A byte that is not UTF-8 (in a file name, or a command's output) is kept in a str as a lone
+# surrogate (surrogateescape); such a str cannot be sent to a planner (JSON over UTF-8) or
+# stored in SQLite. The planner sees the byte as `\xHH` instead, and a path it sends back with
+# `\xHH` in it names that byte again (a backslash is never part of a path name it can use:
+# containment reads it as a separator).
+_SURROGATE = re.compile("[\udc80-\udcff]")
+_BYTE_ESCAPE = re.compile(r"\\x([89a-fA-F][0-9a-fA-F])")
+_ANY_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def for_planner(text: str) -> str:
+    """`text` with every undecodable byte written as `\\xHH` (and any other lone surrogate
+    as U+FFFD): valid UTF-8, for the planner and the store."""
+    text = _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
+    return _ANY_SURROGATE.sub("\ufffd", text)
+
+
+def from_planner_name(name: str) -> str:
+    """A path name as the planner wrote it, with each `\\xHH` (HH >= 80) back to its byte."""
+    return _BYTE_ESCAPE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), name)

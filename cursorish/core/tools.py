@@ -10,6 +10,7 @@ import difflib
 import json
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,6 +28,7 @@ from cursorish.core.commands import (
 from cursorish.core.events import Event, EventSink, null_sink
 from cursorish.core.paths import relative_name, resolve_in_worktree
 from cursorish.core.sandbox import SandboxPolicy
+from cursorish.core.text import for_planner
 from cursorish.errors import CursorishError
 
 MAX_READ_LINES = 2000
@@ -231,6 +233,14 @@ class ToolBox:
         return next((d for d in self.dynamic if d.handles(name)), None)
 
     def call(self, name: str, raw_arguments: str) -> ToolResult:
+        """Run one tool call. Its text is valid UTF-8 whatever the bytes of the files and their
+        names: an undecodable byte is written `\\xHH` (core/text.for_planner), as the planner
+        and the store need, and a path given back that way names the byte again."""
+        result = self._dispatch(name, raw_arguments)
+        result.text = for_planner(result.text)
+        return result
+
+    def _dispatch(self, name: str, raw_arguments: str) -> ToolResult:
         provider = None if name in self.allowed else self._provider(name)
         if name not in self.allowed and provider is None:
             known = ", ".join(f["function"]["name"] for f in self.schemas())
@@ -318,9 +328,12 @@ class ToolBox:
         data = path.read_bytes()
         if is_binary(data):
             return ToolResult(f"error: {name} is a binary file ({len(data)} bytes)", ok=False)
-        lines = data.decode("utf-8", "replace").splitlines()
+        text = data.decode("utf-8", "replace")
+        lines = text.splitlines()
         if not lines:
             return ToolResult(f"{name} (empty file)")
+        # Bytes that are not UTF-8 show as U+FFFD; edit_file keeps them byte for byte.
+        odd = "; not UTF-8: undecodable bytes shown as \ufffd" if "\ufffd" in text else ""
         try:
             start = int(args.get("start_line") or 1)
             end = int(args.get("end_line") or len(lines))
@@ -338,7 +351,7 @@ class ToolBox:
         if cut:
             end = start + MAX_READ_LINES - 1
         body = "\n".join(lines[start - 1 : end])
-        header = f"{name} (lines {start}-{end} of {len(lines)})"
+        header = f"{name} (lines {start}-{end} of {len(lines)}{odd})"
         if cut:
             header += f"; more follows: read_file with start_line={end + 1}"
         return ToolResult(f"{header}\n{body}")
@@ -474,6 +487,11 @@ class ToolBox:
                 "edit with more unchanged lines around each change (or SEARCH/REPLACE blocks).",
                 ok=False,
             )
+        damage = _undecodable_damage(original, outcome.text)
+        if damage:
+            self._record_apply(name, outcome.engine, "refused", damage, sketch, started, outcome)
+            self._apply_done(name, "refused", outcome.engine, started)
+            return ToolResult(f"edit of {name} refused: {damage}\nThe file is unchanged.", ok=False)
         self._record_apply(name, outcome.engine, "merged", "", sketch, started, outcome)
         if outcome.text == original:
             self._apply_done(name, "unchanged", outcome.engine, started)
@@ -520,12 +538,12 @@ class ToolBox:
     ) -> None:
         self.ctx.record_apply(
             {
-                "path": name,
+                "path": for_planner(name),  # the store holds UTF-8 only
                 "engine": engine,
                 "sketch_format": getattr(result, "sketch_format", ""),
                 "outcome": outcome,
-                "reason": reason,
-                "sketch": sketch,
+                "reason": for_planner(reason),
+                "sketch": for_planner(sketch),
                 "elapsed_ms": round((time.perf_counter() - started) * 1000, 2),
             }
         )
@@ -541,7 +559,15 @@ class ToolBox:
         path.parent.mkdir(parents=True, exist_ok=True)
         # mkdir may have followed nothing odd, but re-check containment of the final location.
         resolve_in_worktree(self.ctx.root, name)
-        write_atomic(path, content.encode("utf-8"))
+        try:
+            data = content.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return ToolResult(
+                f"error: the content is not text (a lone surrogate at character {exc.start}); "
+                "send the file as UTF-8 text",
+                ok=False,
+            )
+        write_atomic(path, data)
         lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
         self.ctx.emit(
             Event("file_changed", self.ctx.agent_id, {"path": name, "added": lines, "removed": 0})
@@ -629,6 +655,31 @@ class _ApplyProgress:
                 {"path": self.path, "text": delta, "chars": self.chars},
             )
         )
+
+
+def _undecodable_damage(original: str, result: str) -> str:
+    """Why the merge `result` would change bytes of `original` that are not UTF-8, or "".
+
+    Such a byte is a lone surrogate in `original` (surrogateescape), and the planner only ever
+    saw it as U+FFFD: a sketch that copies that line back would write U+FFFD in its place.
+    """
+
+    def undecodable(text: str) -> Counter[str]:
+        return Counter(c for c in text if "\udc80" <= c <= "\udcff")
+
+    before = undecodable(original)
+    if not before:
+        return ""
+    if undecodable(result) == before and result.count("\ufffd") <= original.count("\ufffd"):
+        return ""
+    number, line = next((i, ln) for i, ln in enumerate(original.split("\n"), 1) if undecodable(ln))
+    byte = next(ord(c) - 0xDC00 for c in line if "\udc80" <= c <= "\udcff")
+    return (
+        f"the file is not valid UTF-8 (byte 0x{byte:02x} on line {number}, shown to you as "
+        "\ufffd), and this edit would change or drop such bytes. Leave the lines that hold them "
+        "out of the sketch (elided lines are kept byte for byte), or rewrite the whole file with "
+        "create_file after delete_file if they must change"
+    )
 
 
 def _short_diff(before: str, after: str, name: str) -> list[str]:

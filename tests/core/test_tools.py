@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -195,3 +196,46 @@ def test_write_tools_refuse_a_submodule_and_a_nested_repository(
     nested = run(tb, "create_file", path="nested/x.py", content="Y = 2\n")
     assert not nested.ok and "nested git repository" in nested.text
     assert run(tb, "create_file", path="vendor/notes.txt", content="ok\n").ok
+
+
+LATIN1 = b"def f():\n    return 'caf\xe9'\n\n\ndef g():\n    return 1\n"
+
+
+def test_a_file_name_that_is_not_utf8_is_listed_searched_and_read_as_escaped_bytes(
+    worktree: Path,
+) -> None:
+    (worktree / os.fsdecode(b"caf\xe9.py")).write_bytes(b"NAME = 1\n")
+    tb = box(worktree)
+    results = [
+        run(tb, "list_files", glob="*.py"),
+        run(tb, "grep", pattern="NAME = "),
+        run(tb, "read_file", path="caf\\xe9.py"),  # the escaped name names the byte again
+    ]
+    for result in results:
+        assert result.ok, result.text
+        result.text.encode("utf-8")  # valid UTF-8: it can go to the planner and the store
+    assert "caf\\xe9.py" in results[0].text.splitlines()
+    assert results[1].text == "caf\\xe9.py:1: NAME = 1"
+    assert results[2].text == "caf\\xe9.py (lines 1-1 of 1)\nNAME = 1"
+
+
+def test_bytes_that_are_not_utf8_near_an_edit_are_kept_or_the_edit_is_refused(
+    worktree: Path,
+) -> None:
+    (worktree / "latin.py").write_bytes(LATIN1)
+    tb = box(worktree)
+    shown = run(tb, "read_file", path="latin.py")
+    assert "return 'caf\ufffd'" in shown.text and "not UTF-8" in shown.text
+    # A sketch that copies the line as the planner saw it would write U+FFFD over the byte.
+    copied = run(tb, "edit_file", path="latin.py", sketch=shown.text.split("\n", 1)[1] + "# x\n")
+    assert not copied.ok and "byte 0xe9 on line 2" in copied.text
+    assert (worktree / "latin.py").read_bytes() == LATIN1
+    # An edit that leaves that line out keeps it byte for byte.
+    kept = run(tb, "edit_file", path="latin.py", sketch="def g():\n    return 2\n")
+    assert kept.ok, kept.text
+    assert (worktree / "latin.py").read_bytes() == LATIN1.replace(b"return 1", b"return 2")
+
+
+def test_create_file_with_a_lone_surrogate_is_refused(worktree: Path) -> None:
+    result = box(worktree).call("create_file", '{"path": "x.py", "content": "caf\\udce9"}')
+    assert not result.ok and "not text" in result.text and not (worktree / "x.py").exists()
