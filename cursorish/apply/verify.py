@@ -361,33 +361,29 @@ class _Check:
         return old
 
     def _indentation(self, chunk: _Chunk, rows: list[int]) -> str | None:
-        """The chunk is shifted as a whole, and only as deep as a matched original line says."""
-        shifts = set()
-        anchored: set[int] = set()
-        for line, r in zip(chunk.lines, rows, strict=True):
-            shift = self._w(self.after[r], self.unit) - self._w(line, self.sketch_unit)
-            shifts.add(shift)
-            if self.old_of[r] >= 0:
-                anchored.add(shift)
-        if len(shifts) > 1:
-            # Lines matched to the original keep the original's own indentation; a planner
-            # that wrote one of them a column off is not a different shift of the chunk.
-            unanchored = {
-                self._w(self.after[r], self.unit) - self._w(line, self.sketch_unit)
-                for line, r in zip(chunk.lines, rows, strict=True)
-                if self.old_of[r] < 0
-            }
-            if len(unanchored) > 1:
+        """The chunk is shifted as a whole, and only as deep as a matched original line says.
+
+        A line matched to the original keeps the original's own indentation; a planner that
+        wrote it a column off is not a different shift of the chunk."""
+        shifts = [
+            (
+                self._w(self.after[r], self.unit) - self._w(line, self.sketch_unit),
+                self.old_of[r] >= 0,
+            )
+            for line, r in zip(chunk.lines, rows, strict=True)
+        ]
+        main = Counter(shift for shift, _anchored in shifts).most_common(1)[0][0]
+        for shift, anchored in shifts:
+            if shift != main and not (anchored and abs(shift - main) <= 1):
                 return (
                     f"sketch lines {chunk.first + 1}-{chunk.first + len(chunk.lines)} were "
                     "re-indented unevenly in the merged file (their relative indentation changed)"
                 )
-            shifts = unanchored
-        shift = next(iter(shifts))
-        if shift and anchored and shift not in anchored and not _close(shift, anchored):
+        anchored_shifts = {shift for shift, anchored in shifts if anchored}
+        if main and anchored_shifts and not _close(main, anchored_shifts):
             return (
                 f"sketch lines {chunk.first + 1}-{chunk.first + len(chunk.lines)} were shifted by "
-                f"{shift} columns, which no matched original line justifies"
+                f"{main} columns, which no matched original line justifies"
             )
         return None
 
