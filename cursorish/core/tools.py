@@ -637,6 +637,10 @@ class _ApplyProgress:
         self.last = time.monotonic()
 
     def __call__(self, text: str) -> None:
+        if self.ctx.cancel.is_set():
+            # Cancelled (or out of time) while a local model decodes: stop it there rather
+            # than let the agent wait for the whole file.
+            raise CursorishError("the edit was stopped: the agent was cancelled; file unchanged")
         self.pending.append(text)
         self.chars += len(text)
         if time.monotonic() - self.last >= APPLY_PROGRESS_S:

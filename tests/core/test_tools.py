@@ -239,3 +239,15 @@ def test_bytes_that_are_not_utf8_near_an_edit_are_kept_or_the_edit_is_refused(
 def test_create_file_with_a_lone_surrogate_is_refused(worktree: Path) -> None:
     result = box(worktree).call("create_file", '{"path": "x.py", "content": "caf\\udce9"}')
     assert not result.ok and "not text" in result.text and not (worktree / "x.py").exists()
+
+
+def test_a_cancel_stops_the_model_route_at_its_next_token(worktree: Path) -> None:
+    from cursorish.core.tools import _ApplyProgress
+    from cursorish.errors import CursorishError
+
+    tb = box(worktree)
+    progress = _ApplyProgress(tb.ctx, "app.py")
+    progress("def main")  # decoding goes on while nobody cancels
+    tb.ctx.cancel.set()
+    with pytest.raises(CursorishError, match="the edit was stopped"):
+        progress("():")
