@@ -12,9 +12,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from cursorish import __version__
+from cursorish.apply.router import ENGINES
 from cursorish.errors import CursorishError, ExitCode
-
-ENGINES = ("auto", "deterministic", "model")
 
 # subcommand -> (module, function); the function takes the parsed Namespace, returns an exit code.
 HANDLERS: dict[str, tuple[str, str]] = {

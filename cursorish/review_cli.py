@@ -341,14 +341,10 @@ def _revise_callback(
     except CursorishError:
         return None
     orchestrator = Orchestrator(repo, store, settings, lambda _event: None, handle_signals=False)
-    # Looked up, not called directly: Orchestrator.revise lands with the review engine.
-    continue_agent = getattr(orchestrator, "revise", None)
-    if continue_agent is None:
-        return None
     agent_id = session.agent_id
 
     async def revise(feedback: str) -> None:
-        await continue_agent(agent_id, feedback)
+        await orchestrator.revise(agent_id, feedback)
 
     return revise
 

@@ -1,8 +1,8 @@
 """Branch review: decide a branch's changes hunk by hunk, in a worktree of its own.
 
 This is the engine behind `cursorish review`, the TUI's diff viewer and `cursorish branches`
-(no UI here). The git model and the contract are in REVIEW_API.md; the git steps themselves
-are in `gitops/review_git.py`. In short, in the review worktree W of branch B against base M:
+(no UI here). The git steps themselves, and the git model in full, are in
+`gitops/review_git.py`. In short, in the review worktree W of branch B against base M:
 W's files are what is proposed, W's index is M plus what was accepted, B is what was committed.
 Pending hunks are index -> files, accepted ones M -> index. Accept stages a hunk, reject
 reverts it in W's files (its reason can go back to the agent), undo replays the stored patch

@@ -439,21 +439,12 @@ class Store:
         reason, sketch, elapsed_ms."""
         return self._insert("apply_attempts", agent_id, fields)
 
-    def add_hunk_decision(self, agent_id: str, **fields: Any) -> int:
-        """Columns: path, hunk_header, hunk_sha, decision (accepted|rejected), reason."""
-        return self._insert("hunk_decisions", agent_id, fields)
-
     # -- review (m004) -------------------------------------------------------------------
 
     def review(self, branch: str) -> dict[str, Any] | None:
         """The review of `branch` (columns of `reviews`), or None if it was never reviewed."""
         rows = self._query("SELECT * FROM reviews WHERE branch = ?", [branch])
         return dict(rows[0]) if rows else None
-
-    def reviews(self) -> list[dict[str, Any]]:
-        """Every review, most recently started first."""
-        rows = self._query("SELECT * FROM reviews ORDER BY started_at DESC")
-        return [dict(row) for row in rows]
 
     def start_review(
         self, branch: str, *, base: str, worktree: str, agent_id: str | None
@@ -551,9 +542,6 @@ class Store:
 
     def apply_attempts(self, agent_id: str) -> list[dict[str, Any]]:
         return self._rows("apply_attempts", agent_id)
-
-    def hunk_decisions(self, agent_id: str) -> list[dict[str, Any]]:
-        return self._rows("hunk_decisions", agent_id)
 
     # -- messages queued for a running agent (issue 15) ------------------------------
 
