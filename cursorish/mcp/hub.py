@@ -149,15 +149,15 @@ class McpHub:
     def close(self, wait: float = 0.0) -> None:
         """Stop every server and the loop; wait up to `wait` seconds for them to be gone."""
         with self._lock:
-            if self._closed:
-                return
+            first = not self._closed
             self._closed = True
             loop, thread = self._loop, self._thread
         if loop is None or thread is None:
             return
-        with contextlib.suppress(RuntimeError):  # the loop is already gone
-            asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
-        if wait > 0:
+        if first:
+            with contextlib.suppress(RuntimeError):  # the loop is already gone
+                asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
+        if wait > 0:  # also for a hub closed earlier without waiting (cursorish exiting)
             thread.join(wait)
 
     # -- inside the loop ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -148,10 +149,20 @@ class McpTools:
     def prepare(self) -> None:
         """List the servers no cached listing covers (starting them), before the planner's
         first request; one that fails is noted and offers no tools."""
-        for spec in self.servers:
-            if spec.name in self._listed_servers() or spec.name in self.unavailable:
-                continue
-            self._refresh(spec)
+        todo = [
+            s
+            for s in self.servers
+            if s.name not in self._listed_servers() and s.name not in self.unavailable
+        ]
+        if len(todo) <= 1:
+            for spec in todo:
+                self._refresh(spec)
+            return
+        # Each server has its own hub thread: start them side by side.
+        with ThreadPoolExecutor(len(todo), thread_name_prefix="cursorish-mcp-list") as pool:
+            errors = list(pool.map(self._list_only, todo))
+        for spec, (listed, error) in zip(todo, errors, strict=True):
+            self._store_listing(spec, listed, error)
 
     def schemas(self) -> list[dict[str, Any]]:
         return [tool.schema() for tool in self.tools.values()]
@@ -206,13 +217,23 @@ class McpTools:
             self.hubs[spec.name] = hub
         return hub
 
+    def _list_only(self, spec: ServerSpec) -> tuple[list[ToolInfo], str | None]:
+        try:
+            return self._hub(spec).list_tools(spec), None
+        except McpFailure as exc:
+            return [], exc.message
+
     def _refresh(self, spec: ServerSpec) -> str | None:
         """List `spec`'s tools for real; the error text, or None."""
-        try:
-            listed = self._hub(spec).list_tools(spec)
-        except McpFailure as exc:
-            self.unavailable[spec.name] = exc.message
-            return exc.message
+        listed, error = self._list_only(spec)
+        return self._store_listing(spec, listed, error)
+
+    def _store_listing(
+        self, spec: ServerSpec, listed: list[ToolInfo], error: str | None
+    ) -> str | None:
+        if error is not None:
+            self.unavailable[spec.name] = error
+            return error
         self.unavailable.pop(spec.name, None)
         self._fresh.add(spec.name)
         cache.save(spec, listed)
