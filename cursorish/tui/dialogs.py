@@ -120,10 +120,14 @@ class AskScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog ask"):
-            yield Label(f"Agent {self.agent_id} asks to run a command", classes="dialog-title")
+            mcp = self.command.startswith("MCP ")  # an MCP tool call (cursorish/mcp/tools.py)
+            what = "to call an MCP tool" if mcp else "to run a command"
+            yield Label(f"Agent {self.agent_id} asks {what}", classes="dialog-title")
             yield Static(Text(self.command), id="command", classes="command")
             yield Static(
-                "It runs in the agent's worktree. Always: this exact command, until you quit.",
+                "The tool acts with its server's rights. Always: this exact call, until you quit."
+                if mcp
+                else "It runs in the agent's worktree. Always: this exact command, until you quit.",
                 classes="hint",
             )
             with Horizontal(classes="buttons"):
