@@ -481,6 +481,8 @@ def _kept_blanks(
     for (k1, j1), (k2, j2) in itertools.pairwise(anchors):
         if j2 <= j1 + 1:
             continue
+        if not (_same(chunk.lines[k1], source[j1]) and _same(chunk.lines[k2], source[j2])):
+            continue  # re-indented lines: the code around them is restructured, not spaced
         lead: list[int] = []
         j = j1 + 1
         while j < j2 and not source[j].strip():

@@ -319,7 +319,10 @@ class _Check:
         original line kept next to the chunk on that side is blank (else the chunk sits off
         by the lines between, kept that should have gone)."""
         for chunk, (first, last) in zip(self.shape.chunks, spans, strict=True):
-            if all(self.old_of[r] < 0 for r in range(first, last + 1)):
+            known = set(self.before_keys)
+            if all(self.old_of[r] < 0 for r in range(first, last + 1)) and not any(
+                _key(line) in known for line in chunk.lines
+            ):
                 continue  # all new code: its blank lines space it out, they are no context
             if chunk.blank_before:
                 r = first - 1
