@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import json
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cursorish.core.events import Event
@@ -54,39 +53,12 @@ def _chat(
     text: str | None,
     approve: bool,
 ) -> int:
-    from cursorish.core import conversation as conv
-    from cursorish.core.lifecycle import ENDED_STATES, find_agent, is_interrupted
+    from cursorish.core.conversation import prepare_message
+    from cursorish.core.lifecycle import find_agent
 
     row = find_agent(store, ref)
     agent_id = str(row["id"])
-    if row.get("discarded_at"):
-        raise CursorishError(f"agent {agent_id} was discarded", ExitCode.BAD_ARGS)
-    message = conv.check_message(text, approve=approve)
-    running = row["state"] not in ENDED_STATES and not is_interrupted(row)
-    if approve:
-        if not row.get("plan_mode") or not (row.get("plan") or "").strip():
-            raise CursorishError(
-                f"agent {agent_id} has no plan to approve"
-                + (" yet (it is still planning)" if running else "")
-                + " (plans come from --plan)",
-                ExitCode.BAD_ARGS,
-            )
-        if running:
-            raise CursorishError(
-                f"agent {agent_id} is still running; approve its plan once it ends",
-                ExitCode.BAD_ARGS,
-            )
-        plan = message or str(row["plan"])  # a message with --approve is the edited plan
-        store.update_agent(agent_id, plan=plan, plan_mode=0)
-        message = conv.approve_message(plan)
-    else:
-        message = conv.expand_mentions(
-            message,
-            store=store,
-            repo_root=repo.root,
-            row=row,
-            worktree=_worktree_of(store, row),
-        )
+    message, running = prepare_message(store, repo.root, row, text, approve=approve)
     if running:
         return _queue_and_wait(ns, repo, cfg, store, printer, agent_id, message)
     try:
@@ -95,20 +67,6 @@ def _chat(
         if approve:  # nothing ran: the plan is still waiting for approval
             store.update_agent(agent_id, plan_mode=1)
         raise
-
-
-def _worktree_of(store: Store, row: dict[str, Any]) -> Path | None:
-    """Where the agent's files are now: its worktree, else the review worktree of its
-    branch; None when neither is there (mentions then read the branch)."""
-    from cursorish.gitops.review_git import is_worktree_on
-
-    own = Path(row["worktree"])
-    if is_worktree_on(own, row["branch"]):
-        return own
-    review = store.review(row["branch"])
-    if review is not None and is_worktree_on(Path(review["worktree"]), row["branch"]):
-        return Path(review["worktree"])
-    return None
 
 
 def _continue(
@@ -155,7 +113,8 @@ def _queue_and_wait(
     message: str,
 ) -> int:
     """Queue `message` for the process running the agent and wait until it is delivered."""
-    from cursorish.core.lifecycle import ENDED_STATES, is_interrupted
+    from cursorish.core.lifecycle import is_interrupted
+    from cursorish.core.states import ENDED_STATES
 
     msg_id = store.queue_message(agent_id, message)
     _say(

@@ -108,6 +108,8 @@ def _event_line(event: Event) -> str:
         case "agent_finished":
             extra = f": {d['error']}" if d.get("error") else ""
             return f"[{a}] {d['status']}{extra}"
+        case "plan":
+            return f"attention: agent {a} has a plan to approve (cursorish chat {a} --approve)"
         case "warning" | "notice":
             return f"{event.kind}: {d.get('message', '')}"
     return ""

@@ -197,6 +197,57 @@ def _agent_mention(name: str, store: Store, repo_root: Path, row: dict[str, Any]
     )
 
 
+def prepare_message(
+    store: Store, repo_root: Path, row: dict[str, Any], text: str | None, *, approve: bool
+) -> tuple[str, bool]:
+    """(the message to send, whether another run of the agent is still going on) for a
+    follow-up to the agent of `row`: mentions expanded; with `approve`, the approval of its
+    plan (`text`, when given, is the edited plan), recorded on the row. Raises CursorishError
+    (BAD_ARGS) for a discarded agent, an empty message or nothing to approve."""
+    from cursorish.core.lifecycle import is_interrupted
+    from cursorish.core.states import ENDED_STATES
+
+    agent_id = str(row["id"])
+    if row.get("discarded_at"):
+        raise CursorishError(f"agent {agent_id} was discarded", ExitCode.BAD_ARGS)
+    message = check_message(text, approve=approve)
+    running = row["state"] not in ENDED_STATES and not is_interrupted(row)
+    if approve:
+        if not row.get("plan_mode") or not (row.get("plan") or "").strip():
+            raise CursorishError(
+                f"agent {agent_id} has no plan to approve"
+                + (" yet (it is still planning)" if running else "")
+                + " (plans come from --plan)",
+                ExitCode.BAD_ARGS,
+            )
+        if running:
+            raise CursorishError(
+                f"agent {agent_id} is still running; approve its plan once it ends",
+                ExitCode.BAD_ARGS,
+            )
+        plan = message or str(row["plan"])
+        store.update_agent(agent_id, plan=plan, plan_mode=0)
+        return approve_message(plan), False
+    worktree = current_worktree(store, row)
+    return expand_mentions(
+        message, store=store, repo_root=repo_root, row=row, worktree=worktree
+    ), running
+
+
+def current_worktree(store: Store, row: dict[str, Any]) -> Path | None:
+    """Where the agent's files are now: its worktree, else the review worktree of its
+    branch; None when neither is there (mentions then read the branch)."""
+    from cursorish.gitops.review_git import is_worktree_on
+
+    own = Path(row["worktree"])
+    if is_worktree_on(own, row["branch"]):
+        return own
+    review = store.review(row["branch"])
+    if review is not None and is_worktree_on(Path(review["worktree"]), row["branch"]):
+        return Path(review["worktree"])
+    return None
+
+
 def check_message(text: str | None, *, approve: bool) -> str:
     """The message of a `chat`, stripped; refuses an empty one (unless approving)."""
     message = (text or "").strip()
@@ -206,3 +257,29 @@ def check_message(text: str | None, *, approve: bool) -> str:
             ExitCode.BAD_ARGS,
         )
     return message
+
+
+def agent_files(store: Store, repo_root: Path, agent_id: str) -> list[str]:
+    """The files of an agent as they are now (for `@path` completion): its worktree's
+    tracked and new files, else its branch's."""
+    row = store.agent(agent_id)
+    if row is None:
+        return []
+    worktree = current_worktree(store, row)
+    if worktree is not None:
+        status, out, _ = run_git(
+            worktree, "ls-files", "-z", "--cached", "--others", "--exclude-standard", check=False
+        )
+    else:
+        status, out, _ = run_git(
+            repo_root,
+            "ls-tree",
+            "-r",
+            "-z",
+            "--name-only",
+            f"refs/heads/{row['branch']}",
+            check=False,
+        )
+    if status != 0:
+        return []
+    return sorted({os.fsdecode(p) for p in out.split(b"\0") if p})

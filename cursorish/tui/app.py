@@ -35,6 +35,8 @@ from cursorish.tui.bridge import (
     EngineSetup,
     RunFailed,
 )
+from cursorish.tui.chat_input import ChatInput
+from cursorish.tui.context_watch import CheckoutIndexer
 from cursorish.tui.dialogs import (
     AskScreen,
     ConfirmScreen,
@@ -43,14 +45,24 @@ from cursorish.tui.dialogs import (
     PickScreen,
     TrustScreen,
 )
-from cursorish.tui.context_watch import CheckoutIndexer
 from cursorish.tui.transcript import Transcript
 
 DARK, LIGHT = "textual-dark", "textual-light"
 PALETTE_HINT_WIDTH = 100
 STORE_POLL_S = 2.0  # how often agents of other processes are looked up in the store
 KEY_DISPLAY = {"delete": "del"}
-NEEDS_AGENT = frozenset({"review", "compare", "cancel_agent", "resume_agent", "discard_agent"})
+NEEDS_AGENT = frozenset(
+    {
+        "review",
+        "compare",
+        "cancel_agent",
+        "resume_agent",
+        "discard_agent",
+        "approve_plan",
+        "edit_plan",
+        "focus_chat",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,9 @@ ACTIONS: tuple[AppAction, ...] = (
     AppAction("cancel_agent", "x", "Cancel", "Cancel agent", "Stop it; its work is kept"),
     AppAction("resume_agent", "r", "Resume", "Resume agent", "Continue from its transcript"),
     AppAction("discard_agent", "delete", "Discard", "Discard agent", "Remove worktree and branch"),
+    AppAction("focus_chat", "i", "Message", "Message the agent", "A follow-up (enter sends)"),
+    AppAction("approve_plan", "a", "Approve", "Approve plan", "Execute the agent's plan"),
+    AppAction("edit_plan", "e", "Edit plan", "Edit plan", "Edit the plan, then approve it"),
     AppAction("toggle_theme", "t", "Theme", "Toggle light/dark theme", "Switch the theme"),
     # Palette only (tab and shift+tab move the focus too):
     AppAction("focus_transcript", "", "", "Focus transcript", "Read and scroll it", show=False),
@@ -132,6 +147,10 @@ class CursorishApp(App[int]):
         self._booted = False
         self._keys_for: tuple[bool, bool] | None = None
         self.indexer: CheckoutIndexer | None = None  # the checkout's context index, kept current
+        # Agents that need the user (attention.py), and what was written to the terminal.
+        self.needs: dict[str, str] = {}
+        self.attention_log: list[str] = []
+        self._editing_plan: str | None = None  # the agent whose plan the input line edits
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -140,6 +159,7 @@ class CursorishApp(App[int]):
         with Vertical(id="main"):
             yield AgentsPanel(id="agents")
             yield Transcript(id="transcript")
+            yield ChatInput(id="chat")
         yield Footer()
 
     def on_resize(self, event: Resize) -> None:
@@ -265,6 +285,7 @@ class CursorishApp(App[int]):
                     self._select_new = False
         panel.apply_events(events)
         self.transcript.apply_events(message.events)
+        self._attend(events)
         for event in events:
             if event.kind == "committed" and event.agent_id in panel.rows:
                 self._refresh_row(event.agent_id)
@@ -301,6 +322,98 @@ class CursorishApp(App[int]):
     def on_agents_panel_selected(self, message: AgentsPanel.Selected) -> None:
         self._show_transcript(message.agent_id)
         self._refresh_keys()
+        if message.agent_id and self.needs.pop(message.agent_id, None) is not None:
+            self._show_needs()
+        if message.agent_id:
+            self.run_worker(self._load_paths(message.agent_id), group="paths", exclusive=True)
+
+    # -- conversation (issue 15) -------------------------------------------------------------
+
+    @property
+    def chat_input(self) -> ChatInput:
+        return self.query_one("#chat", ChatInput)
+
+    async def _load_paths(self, agent_id: str) -> None:
+        """The selected agent's files, for @path completion (git runs in a thread)."""
+        from cursorish.core.conversation import agent_files
+
+        paths = await asyncio.to_thread(
+            agent_files, self.setup.store, self.setup.repo.root, agent_id
+        )
+        if self.panel.selected is not None and self.panel.selected.id == agent_id:
+            self.chat_input.set_paths(paths)
+
+    def on_chat_input_send(self, message: ChatInput.Send) -> None:
+        row = self.panel.selected
+        if row is None:
+            self.say("select an agent first (or press n to start one)", severity="warning")
+            return
+        approve = self._editing_plan == row.id
+        self._editing_plan = None
+        self.chat_input.border_title = "Message"
+        try:
+            how = self.bridge.chat(row.id, message.text, approve=approve)
+        except CursorishError as exc:
+            self.say(exc.message, severity="error", timeout=10)
+            return
+        if how == "queued":
+            self.say(f"queued for {row.id}: delivered at its next planner turn", timeout=4)
+
+    def action_focus_chat(self) -> None:
+        self.chat_input.focus()
+
+    def action_approve_plan(self) -> None:
+        row = self.panel.selected
+        if row is None:
+            return
+        try:
+            self.bridge.chat(row.id, "", approve=True)
+        except CursorishError as exc:
+            self.say(exc.message, severity="warning", timeout=8)
+            return
+        self.say(f"plan of {row.id} approved: it executes it now", timeout=4)
+
+    def action_edit_plan(self) -> None:
+        row = self.panel.selected
+        stored = self.setup.store.agent(row.id) if row is not None else None
+        if row is None or not stored or not stored.get("plan_mode") or not stored.get("plan"):
+            self.say(
+                "this agent has no plan to edit (start one with plan first)", severity="warning"
+            )
+            return
+        self._editing_plan = row.id
+        chat = self.chat_input
+        chat.load_text(str(stored["plan"]))
+        chat.border_title = f"Plan of {row.id} (enter approves it as edited)"
+        chat.focus()
+
+    def _attend(self, events: list[Any]) -> None:
+        """Mark agents that need the user; bell and desktop notification (attention.py)."""
+        from cursorish.attention import channels, need_of, terminal_sequence
+
+        selected = self.panel.selected.id if self.panel.selected else None
+        chosen = channels()
+        for event in events:
+            need = need_of(event.kind, event.agent_id, event.data)
+            if need is None:
+                continue
+            if need.agent_id != selected:  # the one on screen is seen already
+                self.needs[need.agent_id] = need.text
+            sequence = terminal_sequence(need, chosen)
+            if sequence:
+                self.attention_log.append(sequence)
+                driver = self._driver
+                if driver is not None and not self.is_headless:
+                    driver.write(sequence)
+                    driver.flush()
+        self._show_needs()
+
+    def _show_needs(self) -> None:
+        base = str(self.setup.repo.root.name)
+        count = len(self.needs)
+        self.sub_title = (
+            f"{base} · ● {count} need{'s' if count == 1 else ''} you" if count else base
+        )
 
     def _refresh_keys(self) -> None:
         """Redraw the footer when the keys that apply to the selected agent change (not on
@@ -316,6 +429,8 @@ class CursorishApp(App[int]):
         seq, live = self.bridge.snapshot(agent_id or "")
         entries = self.setup.store.transcript(row.id) if row else []
         self.transcript.show(row, entries, seq, live)
+        for queued in self.setup.store.queued_messages(row.id) if row else []:
+            self.transcript.show_queued(int(queued["id"]), str(queued["text"]))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -373,7 +488,9 @@ class CursorishApp(App[int]):
         if request is None:
             return
         try:
-            self.bridge.start_agents(request.task, profile=request.profile, count=request.count)
+            self.bridge.start_agents(
+                request.task, profile=request.profile, count=request.count, plan=request.plan
+            )
         except CursorishError as exc:
             self.say(exc.message, title="cannot start an agent", severity="error", timeout=15)
             return

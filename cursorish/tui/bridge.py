@@ -247,7 +247,7 @@ class EngineBridge:
         return created
 
     def start_agents(
-        self, task: str, *, profile: str | None = None, count: int = 1
+        self, task: str, *, profile: str | None = None, count: int = 1, plan: bool = False
     ) -> asyncio.Task[list[AgentReport] | None]:
         """Start `count` agents on `task` (best-of-N when count > 1); they show up through
         `queued` events. Raises CursorishError when no agent can start (no planner, ...)."""
@@ -257,9 +257,11 @@ class EngineBridge:
             raise CursorishError("best-of-N takes 1 to 8 agents", ExitCode.BAD_ARGS)
         self._check_open()
         orch = self.orchestrator(profile)
-        return self._spawn(self._run(orch, [task.strip()] * count))
+        return self._spawn(self._run(orch, [task.strip()] * count, plan=plan))
 
-    async def _run(self, orch: Orchestrator, tasks: list[str]) -> list[AgentReport]:
+    async def _run(
+        self, orch: Orchestrator, tasks: list[str], *, plan: bool = False
+    ) -> list[AgentReport]:
         from cursorish.gitops.repo import open_repo
 
         # Agents start from the checkout's HEAD of now, not of when the app opened (git
@@ -271,7 +273,7 @@ class EngineBridge:
                 f"from HEAD {repo.head_commit[:10]} and do not see them"
             )
             self.sink(Event("notice", None, {"message": message}))
-        return await orch.run(tasks, repo=repo)
+        return await orch.run(tasks, repo=repo, plan=plan)
 
     def resume(self, agent_id: str) -> asyncio.Task[AgentReport | None]:
         """Continue an interrupted, cancelled, failed or out-of-budget agent."""
@@ -297,6 +299,29 @@ class EngineBridge:
         self._runs.add(task)
         task.add_done_callback(self._runs.discard)
         await task
+
+    def chat(self, agent_id: str, text: str, *, approve: bool = False) -> str:
+        """A follow-up message (core/conversation.py): "queued" when a run of the agent is
+        going on (here or in another process; delivered at its next planner turn), "sent"
+        when the agent continues now, here. With `approve`, its plan is approved (`text`,
+        when given, is the edited plan). Raises CursorishError when it cannot be sent."""
+        from cursorish.core.conversation import prepare_message
+        from cursorish.core.lifecycle import find_agent
+
+        self._check_open()
+        store = self.setup.store
+        row = find_agent(store, agent_id)
+        agent_id = str(row["id"])
+        message, running = prepare_message(store, self.setup.repo.root, row, text, approve=approve)
+        if running:
+            msg_id = store.queue_message(agent_id, message)
+            self.sink(Event("message_queued", agent_id, {"id": msg_id, "text": message}))
+            return "queued"
+        orch = self.orchestrator(row["profile"])
+        self._owner[agent_id] = orch
+        self.sink(Event("message", agent_id, {"text": message}))
+        self._spawn(orch.revise(agent_id, message), agent_id)
+        return "sent"
 
     def cancel(self, agent_id: str) -> str:
         """Cancel an agent: "cancelling" (ours), "signalled" (another process runs it) or

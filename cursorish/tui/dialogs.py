@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from cursorish.tui.bridge import ALLOW_ALWAYS, ALLOW_ONCE, DENY
@@ -25,6 +25,7 @@ class NewAgentRequest:
     task: str
     profile: str
     count: int  # best-of-N
+    plan: bool = False  # plan first: read, propose a plan, wait for approval
 
 
 class NewAgentScreen(ModalScreen[NewAgentRequest | None]):
@@ -59,6 +60,7 @@ class NewAgentScreen(ModalScreen[NewAgentRequest | None]):
                     allow_blank=False,
                     id="count",
                 )
+            yield Checkbox("plan first (read, propose, wait for approval)", id="plan")
             yield Static("", id="error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", id="start")
@@ -91,6 +93,7 @@ class NewAgentScreen(ModalScreen[NewAgentRequest | None]):
                 task=task,
                 profile=str(profile) if isinstance(profile, str) else self.default_profile,
                 count=count if isinstance(count, int) else 1,
+                plan=self.query_one("#plan", Checkbox).value,
             )
         )
 

@@ -181,6 +181,7 @@ class Transcript(VerticalScroll):
         self._ask: Static | None = None
         self._final: Static | None = None
         self._last_mount: AwaitMount | None = None
+        self.queued: dict[int, Static] = {}  # message id -> its "queued" line
 
     def on_mount(self) -> None:
         self.border_title = "Transcript"
@@ -198,6 +199,7 @@ class Transcript(VerticalScroll):
         """Rebuild for `agent` from stored `entries` and the live state as of `seq`."""
         self.remove_children()
         self.tools.clear()
+        self.queued.clear()
         self._stream = self._apply = self._ask = self._final = None
         self._stream_text = self._apply_text = self._apply_path = ""
         self.agent_id = agent.id if agent else None
@@ -308,6 +310,16 @@ class Transcript(VerticalScroll):
             case "revising":
                 self._clear_final()
                 self._mount(Static(Text(str(d.get("feedback", ""))), classes="user"))
+            case "message_queued":
+                self.show_queued(int(d.get("id") or 0), str(d.get("text", "")))
+            case "message_delivered":
+                queued = self.queued.pop(int(d.get("id") or 0), None)
+                if queued is not None:
+                    queued.remove()
+                self._mount(Static(Text(str(d.get("text", ""))), classes="user"))
+            case "plan":
+                self._mount(Static(Text(str(d.get("plan", ""))), classes="plan"))
+                self._note("plan ready: a approves it, e edits it, or send a follow-up")
             case "planner_reply":
                 self._end_stream(str(d.get("content") or ""))
             case "tool_call":
@@ -346,6 +358,14 @@ class Transcript(VerticalScroll):
                 self.set_final(
                     status, first_line(str(d.get("summary") or d.get("error") or ""), LINE_LIMIT)
                 )
+
+    def show_queued(self, msg_id: int, text: str) -> None:
+        """A message waiting for the agent's next planner turn (until `message_delivered`)."""
+        if msg_id in self.queued:
+            return
+        widget = Static(Text(f"queued (sent at its next turn): {text}"), classes="queued")
+        self.queued[msg_id] = widget
+        self._mount(widget)
 
     def _mount(self, widget: Static | ToolBlock) -> None:
         # Live blocks go before the transient apply/ask lines and the final line.
