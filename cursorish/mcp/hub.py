@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -217,11 +217,7 @@ class McpHub:
     def _transport(self, conn: _Conn) -> Any:
         spec = conn.spec
         if spec.transport == "http":
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
-
-            client = create_mcp_http_client(headers=dict(spec.headers) or None)
-            return streamable_http_client(spec.url, http_client=client)
+            return _http_transport(spec.url, dict(spec.headers))
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         argv = [spec.command, *spec.args]
@@ -312,6 +308,19 @@ class McpHub:
         conns = list(self._conns.values())
         await asyncio.gather(*(self._stop(c) for c in conns), return_exceptions=True)
         asyncio.get_running_loop().stop()
+
+
+@contextlib.asynccontextmanager
+async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
+    """Streamable HTTP with the entry's headers, on an HTTP client closed with it."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async with (
+        create_mcp_http_client(headers=headers or None) as client,
+        streamable_http_client(url, http_client=client) as streams,
+    ):
+        yield streams
 
 
 def render_block(block: Any) -> str:

@@ -4,6 +4,7 @@ stdio (in the agent's sandbox) and streamable HTTP."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -233,5 +234,14 @@ def test_a_cancel_ends_a_call_waiting_on_a_slow_server(worktree: Path) -> None:
         ok, text = call(box, "flaky__slow", seconds=50)
         assert not ok and "cancelled while waiting for the MCP server" in text
         assert time.monotonic() - started < 5
+    finally:
+        box.close()
+
+
+def test_http_headers_reach_the_server(worktree: Path, flaky_http: ServerSpec) -> None:
+    with_headers = dataclasses.replace(flaky_http, headers={"X-Team-Token": "t-123"})
+    box, _ = toolbox(worktree, with_headers)
+    try:
+        assert call(box, "flaky__header", header_name="X-Team-Token") == (True, "t-123")
     finally:
         box.close()

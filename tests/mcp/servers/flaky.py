@@ -9,7 +9,7 @@ import os
 import sys
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 
 app = MCPServer("flaky")
 
@@ -53,6 +53,12 @@ def where(probe: str) -> str:
         f"cwd={os.getcwd()} probe_visible={os.path.exists(probe)} "
         f"api_key={os.environ.get('OPENAI_API_KEY', 'unset')} mine={os.environ.get('MINE')}"
     )
+
+
+@app.tool()
+def header(header_name: str, ctx: Context) -> str:
+    """The value of one HTTP request header ("" over stdio)."""
+    return (ctx.headers or {}).get(header_name.lower(), "")
 
 
 if __name__ == "__main__":
