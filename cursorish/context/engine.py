@@ -164,6 +164,18 @@ class ContextEngine:
         with self._sync_lock:
             return self.index.guarded(run)
 
+    def prune(self) -> int:
+        """Drop the views of worktrees that no longer exist, then the blobs nothing maps."""
+
+        def run() -> int:
+            for view in self.index.views():
+                if view.startswith("wt:") and not os.path.isdir(view[3:]):
+                    self.index.drop_view(view)
+            return self.index.prune()
+
+        with self._sync_lock:
+            return self.index.guarded(run)
+
     def _history(self, repo: Path, view: str, rev: str) -> None:
         """Refresh the view's change counts when its commit moved (one `git log`)."""
         try:

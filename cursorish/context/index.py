@@ -261,6 +261,25 @@ class CodeIndex:
             conn.execute("DELETE FROM view_files WHERE view = ?", (view,))
             conn.execute("DELETE FROM views WHERE name = ?", (view,))
 
+    def views(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM views")]
+
+    def prune(self) -> int:
+        """Forget blobs no view maps any more (old versions, removed worktrees' edits)."""
+        with self.write() as conn:
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS dead AS SELECT oid FROM blobs WHERE 0")
+            conn.execute("DELETE FROM temp.dead")
+            conn.execute(
+                "INSERT INTO temp.dead SELECT oid FROM blobs "
+                "WHERE oid NOT IN (SELECT DISTINCT oid FROM view_files)"
+            )
+            dead = conn.execute("SELECT count(*) FROM temp.dead").fetchone()[0]
+            if dead:
+                conn.execute("DELETE FROM symbols WHERE oid IN (SELECT oid FROM temp.dead)")
+                conn.execute("DELETE FROM chunks WHERE oid IN (SELECT oid FROM temp.dead)")
+                conn.execute("DELETE FROM blobs WHERE oid IN (SELECT oid FROM temp.dead)")
+        return int(dead)
+
     # -- reading ---------------------------------------------------------------------------
 
     def view_files(self, view: str) -> dict[str, str]:

@@ -28,7 +28,16 @@ class CheckoutIndexer:
 
     def start(self) -> None:
         self._watcher.start()
-        threading.Thread(target=self.sync, name="context-index", daemon=True).start()
+        threading.Thread(target=self._first_sync, name="context-index", daemon=True).start()
+
+    def _first_sync(self) -> None:
+        self.sync()
+        from cursorish.context.tools import engine_for
+
+        try:  # what removed agents' worktrees and old versions left behind
+            engine_for(self.root).prune()
+        except Exception as exc:
+            log.warning("context index of %s not pruned: %s", self.root, exc)
 
     def stop(self) -> None:
         self._stopped = True

@@ -205,3 +205,21 @@ def test_secret_files_are_never_indexed(tmp_path: Path) -> None:
     e.sync_worktree(repo)
     assert ".env" not in e.index.view_files(view_name(repo))
     assert e.search(view_name(repo), "supersecretvalue API_TOKEN") == []
+
+
+def test_prune_forgets_what_no_view_maps(tmp_path: Path) -> None:
+    repo = create_repo(tmp_path / "repo", FILES)
+    agent = tmp_path / "agent"
+    git(repo, "worktree", "add", "-q", "-b", "a1", str(agent))
+    e = engine(tmp_path)
+    e.sync_worktree(repo)
+    (agent / "shop" / "refunds.py").write_text("def issue_refund(order):\n    return order\n")
+    e.sync_worktree(agent)
+    (repo / "README.md").write_text("# Shop, v2\n")
+    e.sync_worktree(repo)  # the old README blob is mapped by the agent's view only
+    assert e.prune() == 0
+    git(repo, "worktree", "remove", "--force", str(agent))
+    assert e.prune() == 2  # the agent's new file and the old README
+    assert e.find_symbol(view_name(repo), "RenderInvoice")[0].path == "shop/invoice.go"
+    readme = e.index.view_files(view_name(repo))["README.md"]
+    assert e.index.text(readme) == "# Shop, v2\n"
