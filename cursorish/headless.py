@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from cursorish.core.agent import FINAL_STATES
 from cursorish.core.events import Event
+from cursorish.core.states import FINAL_STATES
 from cursorish.core.text import escape_controls
 from cursorish.errors import ExitCode
 
@@ -235,6 +235,20 @@ def compare_reports(reports: list[AgentReport]) -> str:
             f"${r.cost_usd:>8.4f} {r.elapsed_s:>6.1f}s"
         )
     return "\n".join(rows)
+
+
+def warn(line: str) -> None:
+    """A warning line on stderr: the CLI's `warn` callback for the engine (core/settings.py)."""
+    print(line, file=sys.stderr)
+
+
+def warn_untrusted(repo_root: Path) -> None:
+    """One stderr line naming the repository values ignored until the user trusts it."""
+    from cursorish.core.trust import notice
+
+    line = notice(repo_root)
+    if line:
+        warn(line)
 
 
 def overall_exit(reports: list[AgentReport]) -> ExitCode:

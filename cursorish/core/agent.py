@@ -18,10 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cursorish.core import conversation, cpu_slots
+from cursorish.core import conversation, cpu_slots, states
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import Budgets
-from cursorish.core.states import FINAL_STATES, AgentState  # noqa: F401 (FINAL_STATES re-exported)
 from cursorish.core.text import for_planner
 from cursorish.core.workspace import WorkspaceFailed
 from cursorish.store.db import now
@@ -32,14 +31,14 @@ if TYPE_CHECKING:
     from cursorish.planner.client import Planner, PlannerReply
     from cursorish.store.db import Store
 
-# Final states of an agent, as stored and shown (core/states.py).
-DONE, GAVE_UP, FAILED, BUDGET, CANCELLED = (
-    AgentState.DONE,
-    AgentState.GAVE_UP,
-    AgentState.FAILED,
-    AgentState.BUDGET_EXHAUSTED,
-    AgentState.CANCELLED,
-)
+# Final states of an agent, as stored and shown (core/states.py); typed as the strings that
+# the store holds and AgentState members equal.
+DONE: str = states.AgentState.DONE
+GAVE_UP: str = states.AgentState.GAVE_UP
+FAILED: str = states.AgentState.FAILED
+BUDGET: str = states.AgentState.BUDGET_EXHAUSTED
+CANCELLED: str = states.AgentState.CANCELLED
+FINAL_STATES = states.FINAL_STATES
 MAX_TEXT_ONLY_REPLIES = 2
 
 # A run_command that runs a test suite (counted for the best-of-N comparison).

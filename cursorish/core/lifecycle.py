@@ -20,13 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cursorish.core import states
 from cursorish.core.agent import CANCELLED
-from cursorish.core.states import (  # noqa: F401 (RESUMABLE_STATES re-exported)
-    ENDED_STATES,
-    FINAL_STATES,
-    RESUMABLE_STATES,
-    AgentState,
-)
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops._git import run_git
 from cursorish.gitops.repo import RepoInfo, branch_exists
@@ -39,7 +34,10 @@ from cursorish.gitops.worktrees import (
 from cursorish.store.db import Store, now
 from cursorish.store.paths import worktrees_dir
 
-INTERRUPTED = AgentState.INTERRUPTED
+INTERRUPTED: str = states.AgentState.INTERRUPTED
+FINAL_STATES = states.FINAL_STATES
+ENDED_STATES = states.ENDED_STATES  # nothing runs any more (interrupted needs a resume)
+RESUMABLE_STATES = states.RESUMABLE_STATES
 # The signal `cursorish agents cancel` sends the owner: "look at the cancel flags now".
 CANCEL_SIGNAL = signal.SIGUSR1
 

@@ -28,7 +28,8 @@ class AgentState(StrEnum):
     INTERRUPTED = "interrupted"
 
 
-FINAL_STATES = frozenset(
+# Typed as the strings the store holds (AgentState members equal them).
+FINAL_STATES: frozenset[str] = frozenset(
     {
         AgentState.DONE,
         AgentState.GAVE_UP,
@@ -38,8 +39,8 @@ FINAL_STATES = frozenset(
     }
 )
 # After these nothing runs any more (interrupted included: it needs a resume).
-ENDED_STATES = FINAL_STATES | {AgentState.INTERRUPTED}
-RESUMABLE_STATES = frozenset(
+ENDED_STATES: frozenset[str] = FINAL_STATES | {AgentState.INTERRUPTED}
+RESUMABLE_STATES: frozenset[str] = frozenset(
     {
         AgentState.INTERRUPTED,
         AgentState.CANCELLED,
