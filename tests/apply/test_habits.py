@@ -32,7 +32,7 @@ def _edit(original: str, lang: str, rng: random.Random) -> str | None:
         if line.strip()
         and line[:1] in (" ", "\t")
         and not line.rstrip().endswith(("{", ":", "(", "[", ",", "\\"))
-        and not line.strip().startswith(_CLOSERS + ("#", "//", "/*", "*", '"', "'", "@"))
+        and not line.strip().startswith((*_CLOSERS, "#", "//", "/*", "*", '"', "'", "@"))
     ]
     if not inside:
         return None
