@@ -112,6 +112,9 @@ def _event_line(event: Event) -> str:
             return f"attention: agent {a} has a plan to approve (cursorish chat {a} --approve)"
         case "warning" | "notice":
             return f"{event.kind}: {d.get('message', '')}"
+        case "mcp_unavailable":
+            why = (str(d.get("error", "")).splitlines() or [""])[0]
+            return f"[{a}] MCP server {d.get('server')} offers no tools: {why}"
     return ""
 
 

@@ -231,12 +231,21 @@ class McpTools:
     def _store_listing(
         self, spec: ServerSpec, listed: list[ToolInfo], error: str | None
     ) -> str | None:
+        from cursorish.core.events import Event
+
         if error is not None:
             self.unavailable[spec.name] = error
+            # Front ends and the --json event stream say why its tools are missing.
+            self.ctx.emit(
+                Event("mcp_unavailable", self.ctx.agent_id, {"server": spec.name, "error": error})
+            )
             return error
         self.unavailable.pop(spec.name, None)
         self._fresh.add(spec.name)
         cache.save(spec, listed)
+        self.ctx.emit(
+            Event("mcp_listed", self.ctx.agent_id, {"server": spec.name, "tools": len(listed)})
+        )
         for name in [n for n, t in self.tools.items() if t.spec is spec]:
             del self.tools[name]
         self._offer(spec, listed)

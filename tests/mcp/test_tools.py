@@ -188,10 +188,15 @@ def test_malformed_answers_are_tool_errors(worktree: Path) -> None:
 
 
 def test_a_server_that_cannot_start_offers_nothing(worktree: Path) -> None:
+    from cursorish.core.events import Event
+
+    events: list[Event] = []
     broken = spec("broken", command="/nonexistent/server", start_timeout_s=5)
-    box, tools = toolbox(worktree, broken, time_spec())
+    box, tools = toolbox(worktree, broken, time_spec(), emit=events.append)
     try:
         assert "broken" in tools.unavailable and "could not start" in tools.unavailable["broken"]
+        kinds = {(e.kind, e.data["server"]) for e in events}
+        assert kinds == {("mcp_unavailable", "broken"), ("mcp_listed", "time")}
         assert all(not n.startswith("broken__") for n in tools.tools)
         assert "time__get_current_time" in tools.tools
     finally:
