@@ -288,7 +288,8 @@ class McpHub:
                     f"the MCP server {spec.name!r} exited while asked to {what} (it will be "
                     "started again on the next call)" + tail
                 ) from None
-            raise McpFailure(f"the MCP server {spec.name!r} failed to {what}: {exc}") from None
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            raise McpFailure(f"the MCP server {spec.name!r} failed to {what}: {first}") from None
         except (RuntimeError, ValueError, TypeError) as exc:
             # pydantic's ValidationError is a ValueError: the answer did not fit the protocol.
             raise McpFailure(

@@ -48,8 +48,19 @@ def free_port() -> int:
 def flaky_http() -> Iterator[ServerSpec]:
     """flaky.py serving streamable HTTP on a free port of 127.0.0.1."""
     port = free_port()
+    yield from _http_server([str(SERVERS / "flaky.py"), "--http", str(port)], port, "flaky")
+
+
+@pytest.fixture
+def malformed_http() -> Iterator[ServerSpec]:
+    """malformed_http.py on a free port of 127.0.0.1."""
+    port = free_port()
+    yield from _http_server([str(SERVERS / "malformed_http.py"), str(port)], port, "bad", 2)
+
+
+def _http_server(args: list[str], port: int, name: str, timeout: float = 3) -> Iterator[ServerSpec]:
     proc = subprocess.Popen(
-        [PY, str(SERVERS / "flaky.py"), "--http", str(port)],
+        [PY, *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -65,7 +76,7 @@ def flaky_http() -> Iterator[ServerSpec]:
     else:
         proc.kill()
         raise AssertionError("the HTTP test server never listened")
-    yield spec("flaky", type="http", url=f"http://127.0.0.1:{port}/mcp", timeout=3)
+    yield spec(name, type="http", url=f"http://127.0.0.1:{port}/mcp", timeout=timeout)
     proc.kill()
     proc.wait()
 

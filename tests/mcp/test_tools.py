@@ -176,13 +176,26 @@ def test_a_crashed_http_server_is_a_tool_error(worktree: Path, flaky_http: Serve
         box.close()
 
 
-def test_malformed_answers_are_tool_errors(worktree: Path) -> None:
-    box, _ = toolbox(worktree, malformed_stdio())
+@pytest.fixture(params=["stdio", "http"])
+def malformed(request: pytest.FixtureRequest) -> ServerSpec:
+    if request.param == "http":
+        result: ServerSpec = request.getfixturevalue("malformed_http")
+        return result
+    return malformed_stdio()
+
+
+def test_malformed_answers_are_tool_errors(worktree: Path, malformed: ServerSpec) -> None:
+    box, _ = toolbox(worktree, malformed)
     try:
         ok, text = call(box, "bad__bad_content")
         assert not ok and "gave a malformed answer when asked to run bad_content" in text
         ok, text = call(box, "bad__not_json")
-        assert not ok and "not valid JSON-RPC" in text
+        # stdio: the line is not JSON-RPC, the call times out saying so; HTTP: the answer is
+        # refused at once.
+        assert not ok and ("not valid JSON-RPC" in text or "Failed to parse JSON" in text)
+        assert "\n" not in text
+        ok, text = call(box, "bad__no_result")
+        assert not ok and text.startswith("error: the MCP server 'bad'")
     finally:
         box.close()
 
