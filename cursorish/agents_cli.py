@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cursorish.core.text import first_line
+from cursorish.core.text import escape_controls, first_line
 from cursorish.errors import CursorishError, ExitCode
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def format_table(views: list[AgentView]) -> str:
     rows = [head]
     for v in views:
         state = v.state + (" (discarded)" if v.discarded else "")
-        task = first_line(v.task)
+        task = escape_controls(first_line(v.task), keep_lines=False)  # shown, never run
         rows.append(
             f"{v.id:6}  {state:17} {v.profile[:9]:9} {v.steps:>5} {v.tokens:>8,} "
             f"${v.cost_usd:>7.4f} {format_age(v.age_s):>4}  {v.branch:18} {task[:60]}"

@@ -114,3 +114,15 @@ def test_resume_a_budget_exhausted_agent_with_a_bigger_budget(
     assert main(["agents", "--repo", str(root), "--json"]) == 0
     rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows[budget_id]["state"] == "done" and rows[budget_id]["steps"] == 4
+
+
+def test_a_task_with_escape_sequences_is_listed_escaped(
+    tmp_path: Path, make_repo: MakeRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = make_repo(tmp_path, {"app.py": "X = 1\n"})
+    with ScriptedServer([finish("nothing")]) as server:
+        _, store = run_tasks(root, ["title \x1b]0;pwned\x07 \x1b[2J"], settings_for(server))
+    store.close()
+    assert main(["agents", "--repo", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "title \\e]0;pwned\\x07 \\e[2J" in out and "\x1b" not in out and "\x07" not in out
