@@ -160,6 +160,8 @@ def _lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if "\r" not in text:
+        return lines
     return [x[:-1] if x.endswith("\r") else x for x in lines]
 
 
@@ -181,16 +183,15 @@ def _width(line: str, tab: int = 4) -> int:
 
 def _indent_unit(lines: list[str]) -> tuple[bool, int]:
     """(indented with tabs, the space unit) of a file, from its indented lines."""
-    tabs = spaces = 0
-    smallest = 0
-    for line in lines:
-        if line.startswith("\t"):
-            tabs += 1
-        elif line.startswith(" ") and line.strip():
-            spaces += 1
-            width = len(line) - len(line.lstrip(" "))
-            smallest = width if not smallest else min(smallest, width)
+    tabs = sum(1 for line in lines if line[:1] == "\t")
+    widths = {
+        len(line) - len(line.lstrip(" "))
+        for line in lines
+        if line[:1] == " " and not line.isspace()
+    }
+    smallest = min(widths, default=0)
     unit = smallest if smallest in (2, 3, 4, 8) else 4
+    spaces = sum(1 for line in lines if line[:1] == " " and not line.isspace()) if tabs else 0
     return tabs > spaces, unit
 
 
@@ -202,8 +203,8 @@ class _Check:
         self.after = after
         self.shape = shape
         self.old_of: list[int] = []  # result row -> original line (or -1: new), per reading
-        self.before_keys = [_key(x) for x in before]
-        self.after_keys = [_key(x) for x in after]
+        self.before_keys = [" ".join(x.split()) for x in before]
+        self.after_keys = [" ".join(x.split()) for x in after]
         self.rows = [r for r, k in enumerate(self.after_keys) if k]
         self.row_keys = [self.after_keys[r] for r in self.rows]
         tabs, unit = _indent_unit(before)
