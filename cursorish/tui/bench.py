@@ -58,6 +58,7 @@ from cursorish.tui.app import CursorishApp
 TARGET_STARTUP_S = 1.5
 TARGET_KEY_P95_MS = 100.0
 TARGET_DIFF_OPEN_MS = 500.0
+TARGET_SEND_MS = 50.0  # enter in the input line -> the planner request leaves (idle agent)
 LAZY_MODULES = ("litellm", "llama_cpp")
 SIZE = (120, 40)
 REPO_FILES = 300
@@ -259,8 +260,8 @@ def _report():
     with open(os.environ["CURSORISH_BENCH_MODULES"], "w") as f:
         json.dump({{m: m in sys.modules for m in {LAZY_MODULES!r}}}, f)
 atexit.register(_report)
-from cursorish.cli import main
-sys.exit(main(sys.argv[1:]))
+import runpy
+runpy.run_module("cursorish", run_name="__main__", alter_sys=True)
 """
 
 
@@ -351,7 +352,7 @@ def measure_startup(repo: Path, env: dict[str, str], runs: int, tmp: Path) -> di
 
 
 def _namespace(repo: Path, **flags: Any) -> argparse.Namespace:
-    from cursorish.commands import FLAG_KEYS
+    from cursorish.core.settings import FLAG_KEYS
 
     values: dict[str, Any] = dict.fromkeys(FLAG_KEYS)
     values.update(flags)
@@ -423,6 +424,88 @@ async def _time_keys(
     return times
 
 
+async def _time_typing(
+    app: TimedApp, presses: int, still: Callable[[], bool] = lambda: True
+) -> list[float]:
+    """Seconds from posting each character key to the first frame whose input line shows
+    it (`presses` keys, or until `still()` turns false); the line is emptied afterwards."""
+    chat = app.chat_input
+    chat.focus()
+    await _until(lambda: app.focused is chat, 10, "the input line")
+    times: list[float] = []
+    for i in range(presses):
+        if not still():
+            break
+        char = "abcdefghij"[i % 10]
+        want = len(chat.text) + 1
+        started = time.perf_counter()
+        assert app._driver is not None
+        app._driver.send_message(events.Key(char, char))
+        try:
+            drawn = await app.clock.wait(lambda w=want: len(chat.text) >= w)  # type: ignore[misc]
+            times.append(drawn - started)
+        except TimeoutError:
+            times.append(FRAME_TIMEOUT_S)
+        await asyncio.sleep(KEY_GAP_S)
+    chat.load_text("")
+    app.panel.table.focus()
+    return times
+
+
+def measure_send(repo: Path, runs: int) -> dict[str, Any]:
+    """Time from pressing enter in the input line to the planner request leaving, for an
+    agent that is idle (it ended): the follow-up continues it from its transcript."""
+    from cursorish.tui.launch import prepare
+
+    result: dict[str, Any] = {"event": "send", "runs": runs}
+    finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "ok"}}]}
+    edit = {
+        "tool_calls": [
+            {"name": "create_file", "arguments": {"path": "bench.txt", "content": "x\n"}}
+        ]
+    }
+    times: list[float] = []
+
+    async def run(server: ScriptedServer) -> None:
+        setup = prepare(_namespace(repo, planner="openai/scripted", api_base=server.base_url))
+        app = TimedApp(setup)
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                app.bridge.start_agents("benchmark: one edit, then follow-ups")
+                await _until(lambda: bool(app.panel.rows), 60, "the agent")
+                row = next(iter(app.panel.rows.values()))
+                app.panel.select(row.id)
+                for _ in range(runs):
+                    await _until(lambda: app.panel.rows[row.id].ended, 60, "the agent to end")
+                    await _until(lambda: not app.bridge.busy, 60, "the commit")
+                    await pilot.pause(0.2)
+                    chat = app.chat_input
+                    chat.focus()
+                    chat.load_text("one more thing")
+                    await pilot.pause(0.1)
+                    before = len(server.requests)
+                    assert app._driver is not None
+                    started = time.perf_counter()
+                    app._driver.send_message(events.Key("enter", None))
+                    while len(server.requests) == before:
+                        await asyncio.sleep(0.001)
+                    times.append(time.perf_counter() - started)
+                    await _until(lambda: not app.panel.rows[row.id].ended, 10, "it to run")
+        finally:
+            setup.store.close()
+
+    server = ScriptedServer([edit, finish] + [finish] * runs)
+    server.start()
+    try:
+        asyncio.run(run(server))
+    finally:
+        server.stop()
+    result.update({f"{k}_ms": v for k, v in spread(times, 1000).items()})
+    result["target_ms"] = TARGET_SEND_MS
+    result["ratio_to_target"] = round(statistics.median(times) * 1000 / TARGET_SEND_MS, 3)
+    return result
+
+
 def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
     from cursorish.planner.litellm_loader import load_litellm
     from cursorish.tui.launch import prepare
@@ -466,6 +549,9 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
                 result["timed_while_streaming"] = len(busy)
                 result.update({f"{k}_ms": v for k, v in spread(busy, 1000).items()})
                 result["p50_ms"] = result.pop("median_ms", None)
+                # Typing in the input line under the transcript, agents still streaming.
+                typed = await _time_typing(app, presses, streaming)
+                result["typing"] = {"presses": len(typed), **spread(typed, 1000)}
                 await _until(
                     lambda: all(r.ended for r in app.panel.rows.values()), 120, "agents to end"
                 )
@@ -604,6 +690,7 @@ def run_bench(
             repo = tmp / "repo"
             branches = make_repo(repo, sorted({max(50, diff_lines // 10), diff_lines}))
             key_figures = measure_keys(repo, agents, keys)
+            send = measure_send(repo, max(3, runs))
             startup = measure_startup(repo, env, runs, tmp)
             startup["agents_in_store"] = agents
             diff = measure_diff(repo, branches, runs)
@@ -616,6 +703,7 @@ def run_bench(
         "startup": startup,
         "keys": key_figures,
         "diff": diff,
+        "send": send,
     }
 
 
@@ -662,6 +750,19 @@ def _print_human(result: dict[str, Any]) -> None:
         f"ms, viewer alone {d['viewer_only_ms']:.0f} ms)  target <= {TARGET_DIFF_OPEN_MS:.0f} "
         f"ms: {d['ratio_to_target']:.2f}x"
     )
+    t = k.get("typing") or {}
+    if t.get("presses"):
+        print(
+            f"typing in the input line  p50 {t['median']:.0f} ms  p95 {t['p95']:.0f} ms  "
+            f"max {t['max']:.0f} ms  ({t['presses']} keys while {k['agents']} agents streamed)  "
+            f"target p95 <= {TARGET_KEY_P95_MS:.0f} ms: {t['p95'] / TARGET_KEY_P95_MS:.2f}x"
+        )
+    n = result["send"]
+    print(
+        f"send -> planner request   median {n['median_ms']:.0f} ms  p95 {n['p95_ms']:.0f} ms  "
+        f"({n['runs']} follow-ups to an idle agent)  target <= {TARGET_SEND_MS:.0f} ms: "
+        f"{n['ratio_to_target']:.2f}x"
+    )
     sizes = list(d["scroll"].items())
     parts = [
         f"{int(lines):,} lines {fig['median_ms']:.1f} ms (p95 {fig['p95_ms']:.1f}, "
@@ -680,7 +781,7 @@ def cmd_bench_tui(ns: argparse.Namespace) -> int:
     agents, diff_lines, keys, runs = _check(ns)
     result = run_bench(agents, diff_lines, keys, runs)
     if getattr(ns, "json", False):
-        for part in ("startup", "keys", "diff"):
+        for part in ("startup", "keys", "diff", "send"):
             print(json.dumps(result[part]))
         print(json.dumps(result))
     else:

@@ -54,11 +54,22 @@ def ordered(figures: dict[str, Any], unit: str) -> bool:
 
 
 def test_json_lines_end_with_one_summary_of_every_part(printed: list[dict[str, Any]]) -> None:
-    assert [line["event"] for line in printed] == ["startup", "keys", "diff", "summary"]
+    assert [line["event"] for line in printed] == ["startup", "keys", "diff", "send", "summary"]
     summary = printed[-1]
     assert summary["size"] == list(SIZE)
     for part in printed[:-1]:
         assert summary[part["event"]] == part
+
+
+def test_typing_in_the_input_line_and_send_to_planner_request_are_timed(
+    printed: list[dict[str, Any]],
+) -> None:
+    typing = printed[1]["typing"]
+    assert typing["presses"] == KEYS  # every key typed while the agents streamed
+    assert 0 < typing["median"] <= typing["p95"] <= typing["max"]
+    send = printed[3]
+    assert send["event"] == "send" and send["runs"] >= 3
+    assert ordered(send, "ms") and send["target_ms"] == 50.0
 
 
 def test_startup_reaches_a_frame_without_importing_litellm_or_llama_cpp(
