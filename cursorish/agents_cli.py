@@ -109,10 +109,10 @@ def run_agents_command(ns: argparse.Namespace) -> int:
 def _resume(ns: argparse.Namespace) -> int:
     import asyncio
 
-    from cursorish.commands import build_settings, flags_from, warn_untrusted
     from cursorish.core.config import load_config
     from cursorish.core.orchestrator import Orchestrator
-    from cursorish.headless import Printer, print_reports
+    from cursorish.core.settings import build_settings, flags_from
+    from cursorish.headless import Printer, print_reports, warn, warn_untrusted
 
     repo, store = _open(ns)
     try:
@@ -128,7 +128,7 @@ def _resume(ns: argparse.Namespace) -> int:
         if "profile" not in flags and row.get("profile"):
             flags["profile"] = row["profile"]
         cfg = load_config(repo.root, flags)
-        settings = build_settings(cfg, repo.root)
+        settings = build_settings(cfg, repo.root, warn=warn)
         warn_untrusted(repo.root)
         printer = Printer(mode="json" if ns.json else "text")
         orchestrator = Orchestrator(repo, store, settings, printer)

@@ -26,7 +26,7 @@ POLL_S = (0.05, 0.1, 0.2, 0.5)  # waiting for delivery: quick at first, then at 
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:
-    from cursorish.commands import open_repo_and_config
+    from cursorish.core.settings import open_repo_and_config
     from cursorish.headless import Printer
     from cursorish.store.db import Store
 
@@ -79,11 +79,11 @@ def _continue(
     message: str,
 ) -> int:
     """Continue an ended agent with `message`, in this process, and report as a task does."""
-    from cursorish.commands import build_settings, warn_untrusted
     from cursorish.core.orchestrator import Orchestrator
-    from cursorish.headless import print_reports
+    from cursorish.core.settings import build_settings
+    from cursorish.headless import print_reports, warn, warn_untrusted
 
-    settings = build_settings(cfg, repo.root)
+    settings = build_settings(cfg, repo.root, warn=warn)
     warn_untrusted(repo.root)
     orchestrator = Orchestrator(repo, store, settings, printer)
     printer(Event("message", agent_id, {"text": message}))

@@ -10,135 +10,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cursorish.errors import ConfigError, CursorishError, ExitCode
+from cursorish.core.settings import flags_from
+from cursorish.errors import CursorishError, ExitCode
 
 if TYPE_CHECKING:
-    from cursorish.core.config import Config
     from cursorish.core.orchestrator import RunSettings
-    from cursorish.gitops.repo import RepoInfo
-
-FLAG_KEYS = (
-    "planner",
-    "api_base",
-    "apply_model",
-    "apply_engine",
-    "profile",
-    "max_steps",
-    "max_tokens",
-    "max_cost_usd",
-    "max_wall_s",
-    "concurrency",
-    "command_policy",
-    "sandbox",
-    "sandbox_network",
-)
-
-
-def flags_from(ns: argparse.Namespace) -> dict[str, Any]:
-    return {k: getattr(ns, k) for k in FLAG_KEYS if getattr(ns, k, None) is not None}
-
-
-def open_repo_and_config(ns: argparse.Namespace) -> tuple[RepoInfo, Config]:
-    from cursorish.core.config import load_config
-    from cursorish.gitops.repo import open_repo
-
-    repo = open_repo(Path(ns.repo).expanduser())
-    return repo, load_config(repo.root, flags_from(ns))
-
-
-def build_settings(cfg: Config, repo_root: Path) -> RunSettings:
-    """Resolve planner, profile, budgets and policies: config values win over profile values."""
-    from cursorish.core.commands import DEFAULT_ALLOWLIST
-    from cursorish.core.config import require_planner
-    from cursorish.core.orchestrator import RunSettings
-    from cursorish.core.profiles import Budgets, load_profile
-    from cursorish.planner.client import PlannerSettings
-
-    profile = load_profile(cfg.get_str("profile"), repo_root)
-    if not cfg.get_str("planner") and profile.planner:
-        cfg.values["planner"], cfg.sources["planner"] = profile.planner, str(profile.source)
-    model = require_planner(cfg)
-    engine = cfg.get_str("apply_engine")
-    if cfg.sources["apply_engine"] == "default" and profile.apply_engine:
-        engine = profile.apply_engine
-    if engine not in ("auto", "deterministic", "model"):
-        raise ConfigError(f"apply_engine must be auto, deterministic or model, not {engine!r}")
-    b = profile.budgets
-    budgets = Budgets(
-        max_steps=cfg.get_int("max_steps") or b.max_steps,
-        max_tokens=cfg.get_int("max_tokens") or b.max_tokens,
-        max_cost_usd=cfg.get_float("max_cost_usd") or b.max_cost_usd,
-        max_wall_s=cfg.get_float("max_wall_s") or b.max_wall_s,
-    )
-    policy = cfg.get_str("command_policy")
-    if policy == "ask":
-        policy = "allowlist"  # nobody can answer a prompt headless
-    configure_apply(cfg)
-    return RunSettings(
-        planner=PlannerSettings(
-            model=model,
-            api_base=cfg.get_str("api_base") or None,
-            api_key=cfg.get_str("api_key") or None,
-            timeout_s=cfg.get_float("planner_timeout_s"),
-            max_retries=cfg.get_int("planner_retries"),
-            stream=bool(cfg["stream"]),
-        ),
-        profile=profile,
-        budgets=budgets,
-        apply_engine=engine,
-        command_policy=policy,
-        command_allowlist=DEFAULT_ALLOWLIST + tuple(cfg["command_allowlist"]),
-        command_timeout_s=cfg.get_float("command_timeout_s"),
-        concurrency=max(1, cfg.get_int("concurrency")),
-        expose_local_files=tuple(cfg["expose_local_files"]),
-        sandbox=sandbox_settings(cfg, profile, repo_root),
-        mcp_servers=mcp_servers(repo_root),
-    )
-
-
-def mcp_servers(repo_root: Path) -> tuple[Any, ...]:
-    """The run's MCP servers, read once (a malformed file is exit 8 before any worktree);
-    nothing is started here: each agent starts what it uses (cursorish/mcp)."""
-    from cursorish.mcp.config import load_mcp_config
-
-    return tuple(load_mcp_config(repo_root).servers.values())
-
-
-def sandbox_settings(cfg: Config, profile: Any, repo_root: Path) -> Any:
-    """The sandbox policy of a run: checked here, before any worktree exists, so that a
-    sandbox that cannot start is exit 9 up front; off prints a warning on every run."""
-    import sys
-
-    from cursorish.core.sandbox import OFF_WARNING, check_available, policy_from_config
-
-    network: bool | None = None
-    repo_profile = Path(profile.source).parent == repo_root / ".cursorish" / "agents"
-    if cfg.sources["sandbox_network"] == "default" and profile.sandbox_network:
-        network = not repo_profile  # a repository never opens the network itself
-    policy = policy_from_config(cfg, network=network)
-    if policy.enabled:
-        check_available()
-    else:
-        print(OFF_WARNING, file=sys.stderr)
-    return policy
-
-
-def configure_apply(cfg: Config) -> None:
-    """Tell the apply router which local/remote model backs `--engine auto|model`."""
-    model_path = cfg.get_str("apply_model")
-    remote = cfg.get_str("apply_api_base")
-    remote_format = cfg.get_str("apply_remote_format")
-    if not model_path and not remote and not remote_format:
-        return
-    from cursorish.apply.router import configure
-
-    configure(
-        model_path=model_path or None,
-        remote_api_base=remote or None,
-        remote_model=cfg.get_str("apply_remote_model") or None,
-        remote_api_key=cfg.get_str("apply_api_key") or None,
-        remote_format=remote_format or None,
-    )
 
 
 def read_tasks(ns: argparse.Namespace) -> list[str]:
@@ -164,12 +40,13 @@ def plan_mode(ns: argparse.Namespace, settings: RunSettings) -> bool:
 
 
 def cmd_task(ns: argparse.Namespace) -> int:
-    from cursorish.headless import Printer, run_headless
+    from cursorish.core.settings import build_settings, open_repo_and_config
+    from cursorish.headless import Printer, run_headless, warn, warn_untrusted
     from cursorish.store.db import Store
 
     tasks = read_tasks(ns)
     repo, cfg = open_repo_and_config(ns)
-    settings = build_settings(cfg, repo.root)
+    settings = build_settings(cfg, repo.root, warn=warn)
     warn_untrusted(repo.root)
     store = Store.for_repo(repo.git_common_dir)
     mode = "json" if ns.json else "quiet" if ns.quiet else "text"
@@ -221,17 +98,6 @@ def cmd_config(ns: argparse.Namespace) -> int:
         if line:
             print(line.removeprefix("cursorish: "))
     return 0
-
-
-def warn_untrusted(repo_root: Path) -> None:
-    """One stderr line naming the repository values ignored until the user trusts it."""
-    import sys
-
-    from cursorish.core.trust import notice
-
-    line = notice(repo_root)
-    if line:
-        print(line, file=sys.stderr)
 
 
 def _store_for(repo_arg: str) -> Any:
@@ -303,15 +169,3 @@ def render_entry(entry: dict[str, Any], *, full: bool = False) -> str:
             f"    [tool {body.get('name')} ok={bool(body.get('ok'))} {body.get('elapsed_ms')} ms]"
         )
     return f"    [{kind}] " + json.dumps(body, default=str)[:300]
-
-
-def cmd_agents(ns: argparse.Namespace) -> int:
-    from cursorish.agents_cli import run_agents_command
-
-    return run_agents_command(ns)
-
-
-def cmd_gc(ns: argparse.Namespace) -> int:
-    from cursorish.agents_cli import run_gc_command
-
-    return run_gc_command(ns)

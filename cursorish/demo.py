@@ -59,10 +59,10 @@ def create_sample_repo(dest: Path) -> Path:
 
 
 def cmd_demo(ns: argparse.Namespace) -> int:
-    from cursorish.commands import build_settings
     from cursorish.core.config import load_config
+    from cursorish.core.settings import build_settings
     from cursorish.gitops.repo import open_repo
-    from cursorish.headless import Printer, run_headless
+    from cursorish.headless import Printer, run_headless, warn
     from cursorish.planner.scripted_server import ScriptedServer
     from cursorish.store.db import Store
 
@@ -83,7 +83,7 @@ def cmd_demo(ns: argparse.Namespace) -> int:
         # The demo shows the default apply route; a configured local model is not needed.
         cfg.values["apply_engine"], cfg.sources["apply_engine"] = "deterministic", "demo"
         # The replayed planner calls only built-in tools: the user's MCP servers stay out.
-        settings = dataclasses.replace(build_settings(cfg, repo.root), mcp_servers=())
+        settings = dataclasses.replace(build_settings(cfg, repo.root, warn=warn), mcp_servers=())
         store = Store.for_repo(repo.git_common_dir)
         try:
             code = run_headless(repo, store, settings, demo_tasks(), Printer(mode=mode))

@@ -328,16 +328,17 @@ def _revise_callback(
     still reviews, it just cannot send feedback."""
     if session.agent_id is None:
         return None
-    from cursorish.commands import build_settings
     from cursorish.core.config import load_config
     from cursorish.core.orchestrator import Orchestrator
+    from cursorish.core.settings import build_settings
+    from cursorish.headless import warn
 
     row = store.agent(session.agent_id) or {}
     flags = {k: row[k] for k in ("profile",) if row.get(k)}
     if row.get("planner_model"):
         flags["planner"] = row["planner_model"]
     try:
-        settings = build_settings(load_config(repo.root, flags), repo.root)
+        settings = build_settings(load_config(repo.root, flags), repo.root, warn=warn)
     except CursorishError:
         return None
     orchestrator = Orchestrator(repo, store, settings, lambda _event: None, handle_signals=False)

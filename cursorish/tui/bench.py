@@ -260,8 +260,8 @@ def _report():
     with open(os.environ["CURSORISH_BENCH_MODULES"], "w") as f:
         json.dump({{m: m in sys.modules for m in {LAZY_MODULES!r}}}, f)
 atexit.register(_report)
-from cursorish.cli import main
-sys.exit(main(sys.argv[1:]))
+import runpy
+runpy.run_module("cursorish", run_name="__main__", alter_sys=True)
 """
 
 
@@ -352,7 +352,7 @@ def measure_startup(repo: Path, env: dict[str, str], runs: int, tmp: Path) -> di
 
 
 def _namespace(repo: Path, **flags: Any) -> argparse.Namespace:
-    from cursorish.commands import FLAG_KEYS
+    from cursorish.core.settings import FLAG_KEYS
 
     values: dict[str, Any] = dict.fromkeys(FLAG_KEYS)
     values.update(flags)

@@ -44,7 +44,7 @@ def tui_command_policy(cfg: Config) -> str:
 def settings_factory(cfg: Config, repo_root: Path) -> Callable[[str | None], RunSettings]:
     """profile name (None: the configured one) -> the run settings of an agent started in the
     app; raises CursorishError like `--task` would (no planner, unknown profile, ...)."""
-    from cursorish.commands import build_settings
+    from cursorish.core.settings import build_settings
 
     policy = tui_command_policy(cfg)
 
@@ -52,16 +52,22 @@ def settings_factory(cfg: Config, repo_root: Path) -> Callable[[str | None], Run
         layered = copy.deepcopy(cfg)  # build_settings fills in values from the profile
         if profile:
             layered.values["profile"], layered.sources["profile"] = profile, "the app"
-        return replace(build_settings(layered, repo_root), command_policy=policy)
+        return replace(build_settings(layered, repo_root, warn=_warn), command_policy=policy)
 
     return build
 
 
+def _warn(line: str) -> None:
+    """What the engine warns of while settings are built (the sandbox is off): on stderr,
+    as the headless commands do."""
+    print(line, file=sys.stderr)
+
+
 def prepare(ns: argparse.Namespace) -> EngineSetup:
     """Open the repository, its store and the configuration as the app will use them."""
-    from cursorish.commands import open_repo_and_config
     from cursorish.core.config import NO_PLANNER_MESSAGE
     from cursorish.core.profiles import available_profiles
+    from cursorish.core.settings import open_repo_and_config
     from cursorish.store.db import Store
     from cursorish.tui.bridge import EngineSetup
 
@@ -97,7 +103,7 @@ def trust_request(ns: argparse.Namespace, root: Path) -> TrustRequest | None:
         return None
 
     def accept() -> Callable[[str | None], RunSettings]:
-        from cursorish.commands import open_repo_and_config
+        from cursorish.core.settings import open_repo_and_config
 
         trust_repo(root, files)
         _, cfg = open_repo_and_config(ns)

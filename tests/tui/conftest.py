@@ -13,7 +13,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 
-from cursorish.commands import FLAG_KEYS
+from cursorish.core.settings import FLAG_KEYS
 from cursorish.planner.scripted_server import ScriptedServer
 from cursorish.tui.bridge import EngineSetup
 from cursorish.tui.launch import prepare
