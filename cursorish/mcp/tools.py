@@ -136,9 +136,11 @@ class McpTools:
         self.tools: dict[str, McpTool] = {}
         self.unavailable: dict[str, str] = {}  # server -> why it offers no tools now
         self._fresh: set[str] = set()  # servers listed for real by this agent
+        self._cached: set[str] = set()  # servers offered from their cached listing
         for spec in self.servers:
             listed = cache.load(spec)
             if listed is not None:
+                self._cached.add(spec.name)
                 self._offer(spec, listed)
 
     # -- DynamicTools ------------------------------------------------------------------------
@@ -207,7 +209,7 @@ class McpTools:
     # -- inside ----------------------------------------------------------------------------
 
     def _listed_servers(self) -> set[str]:
-        return {t.spec.name for t in self.tools.values()} | self._fresh
+        return self._cached | self._fresh
 
     def _hub(self, spec: ServerSpec) -> McpHub:
         hub = self.hubs.get(spec.name)
