@@ -158,7 +158,9 @@ def _assemble(
     out: list[str] = []
     cursor = 0
     for lo, hi in ranges:
-        if lo > cursor and (cursor > 0 or edge_markers):
+        if cursor < lo and not any(x.strip() for x in after[cursor:lo]):
+            out.extend(after[cursor:lo])  # only blank lines between: no marker stands there
+        elif lo > cursor and (cursor > 0 or edge_markers):
             what = "existing code"
             if named and lo < len(after):
                 what = rng.choice(
@@ -197,7 +199,11 @@ def sketch(pair: dict[str, Any], style: str, seed: int) -> str | None:
     if not regions:
         return None
     if style == "function":
-        blocks = [_top_block(after, j1, max(j2, j1 + 1)) for _i1, _i2, j1, j2 in regions]
+        # A deletion shows as the lines on both sides of it, in one chunk.
+        blocks = [
+            _top_block(after, max(0, j1 - 1), min(len(after), max(j2, j1 + 1)))
+            for _i1, _i2, j1, j2 in regions
+        ]
         ranges = _regions_to_chunks(after, blocks)
         if sum(hi - lo for lo, hi in ranges) > 400:
             return None
