@@ -39,6 +39,7 @@ STATE_LABEL = {
     "budget_exhausted": "out of budget",
     "gave_up": "gave up",
     "running_command": "command",
+    "starting_tools": "MCP start",  # listing MCP servers before the first planner request
 }
 
 LINE_LIMIT = 200  # a one-line summary, task or error is cut here before display
