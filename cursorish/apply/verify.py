@@ -309,10 +309,44 @@ class _Check:
         problem = self._blank_edges(spans)
         if problem:
             return problem
+        problem = self._empty_markers(spans)
+        if problem:
+            return problem
         problem = self._deletions(chunk_of, spans)
         if problem:
             return problem
         return self._duplicates(chunk_of, spans)
+
+    def _empty_markers(self, spans: list[tuple[int, int]]) -> str | None:
+        """A marker stands for original lines that stay: where the merge keeps none for it
+        (the next chunk, or the file's end, follows at once) while original lines there are
+        gone, the lines the marker stood for were deleted."""
+        chunks = self.shape.chunks
+        for i, (_first, last) in enumerate(spans):
+            if i == len(spans) - 1 and not self.shape.trailing:
+                continue
+            end = spans[i + 1][0] if i + 1 < len(spans) else len(self.after)
+            if any(self.old_of[r] >= 0 and self.after[r].strip() for r in range(last + 1, end)):
+                continue
+            lo = next((self.old_of[r] for r in range(last, -1, -1) if self.old_of[r] >= 0), -1)
+            hi = next(
+                (self.old_of[r] for r in range(end, len(self.after)) if self.old_of[r] >= 0),
+                len(self.before),
+            )
+            gone = [j for j in range(lo + 1, hi) if self.before[j].strip()]
+            if gone and (i + 1 == len(spans) or not self._inside_chunk(gone, spans[i + 1])):
+                return (
+                    f"the marker after sketch line {chunks[i].first + len(chunks[i].lines)} "
+                    f"keeps no original line, yet original line(s) {gone[0] + 1}-{gone[-1] + 1} "
+                    "are gone there: the lines it stands for were deleted"
+                )
+        return None
+
+    def _inside_chunk(self, gone: list[int], span: tuple[int, int]) -> bool:
+        """Whether the next chunk itself replaced those lines (they sat before its first
+        original line, with new lines of it written there)."""
+        first, last = span
+        return any(self.old_of[r] < 0 for r in range(first, last + 1))
 
     def _blank_edges(self, spans: list[tuple[int, int]]) -> str | None:
         """A blank line the sketch shows between a marker and a chunk that edits in context

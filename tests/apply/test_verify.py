@@ -157,3 +157,15 @@ def test_a_blank_line_beside_a_marker_must_land_on_a_blank_line() -> None:
     reason = verify_merge(original, sketch, kept_raise, path="m.py")
     assert reason is not None
     assert "blank line" in reason
+
+
+def test_a_trailing_marker_that_keeps_nothing_while_the_tail_is_gone_is_refused() -> None:
+    sketch = "# ... existing code ...\ndef save(path, data):\n    pass\n# ... existing code ...\n"
+    truncated = ORIGINAL[: ORIGINAL.index("def save")] + "def save(path, data):\n    pass\n"
+    reason = verify_merge(ORIGINAL, sketch, truncated, path="m.py")
+    assert reason is not None
+    assert "keeps no original line" in reason
+    good = ORIGINAL.replace(
+        '    with open(path, "w") as handle:\n        handle.write(data)\n', "    pass\n"
+    )
+    assert verify_merge(ORIGINAL, sketch, good, path="m.py") is None
