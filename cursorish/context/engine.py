@@ -8,6 +8,7 @@ in its searches and in nobody else's.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 import time
@@ -30,6 +31,7 @@ from cursorish.context.index import (
 from cursorish.context.rank import Ranked, Weights, query_words, rank, view_data
 
 SNIPPET_LINES = 3
+MAX_SNIPPET_CANDIDATES = 300  # matching lines looked at per file for the snippet
 _MATCHES = frozenset({"bm25", "path", "ident"})
 
 
@@ -254,14 +256,30 @@ def _provisioned_secrets(root: Path) -> frozenset[str]:
 
 
 def _best_lines(text: str, words: set[str], n: int = SNIPPET_LINES) -> list[tuple[int, str]]:
+    """The `n` lines holding the most query words, in file order."""
     from cursorish.context.parse import tokens
 
+    useful = sorted((w for w in words if len(w) > 2), key=len, reverse=True)
+    if not useful:
+        return []
+    # One C-level search per matching line finds the candidates; only those are tokenized.
+    pattern = re.compile("|".join(re.escape(w) for w in useful))
+    low = text.lower()
     scored: list[tuple[int, int, str]] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if len(line) > 400:
-            continue
-        hits = len(set(tokens(line)) & words)
-        if hits:
-            scored.append((hits, number, line.rstrip()))
+    pos, number, line_start = 0, 1, 0
+    for _ in range(MAX_SNIPPET_CANDIDATES):
+        m = pattern.search(low, pos)
+        if m is None:
+            break
+        number += low.count("\n", line_start, m.start())
+        line_start = low.rfind("\n", 0, m.start()) + 1
+        end = low.find("\n", m.start())
+        end = len(low) if end < 0 else end
+        line = text[line_start:end]
+        if len(line) <= 400:
+            hits = len(set(tokens(line)) & words)
+            if hits:
+                scored.append((hits, number, line.rstrip()))
+        pos = end + 1
     scored.sort(key=lambda t: (-t[0], t[1]))
     return sorted((num, line) for _, num, line in scored[:n])
