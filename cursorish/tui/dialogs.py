@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from cursorish.core.text import escape_controls
 from cursorish.tui.bridge import ALLOW_ALWAYS, ALLOW_ONCE, DENY
 
 MAX_AGENTS = 8
@@ -126,7 +127,8 @@ class AskScreen(ModalScreen[None]):
             mcp = self.command.startswith("MCP ")  # an MCP tool call (cursorish/mcp/tools.py)
             what = "to call an MCP tool" if mcp else "to run a command"
             yield Label(f"Agent {self.agent_id} asks {what}", classes="dialog-title")
-            yield Static(Text(self.command), id="command", classes="command")
+            # Escaped: an ESC or CR sequence must not hide what the user is asked to allow.
+            yield Static(Text(escape_controls(self.command)), id="command", classes="command")
             yield Static(
                 "The tool acts with its server's rights. Always: this exact call, until you quit."
                 if mcp

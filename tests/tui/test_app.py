@@ -448,3 +448,19 @@ async def test_resume_continues_a_failed_agent(
         await wait_for(pilot, lambda: row.state == "done", timeout=20, what="done after resume")
         assert "resumed from its transcript" in screen_text(app)
         assert "✓ done: changed greet" in screen_text(app)
+
+
+async def test_the_ask_dialog_shows_a_command_s_escape_sequences_escaped(
+    scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    # ESC [2K and CR would erase "rm -rf ~" on the terminal and leave only the harmless part.
+    hidden = "rm -rf ~ \x1b[2K\r echo harmless"
+    turns = [{"tool_calls": [call("run_command", command=hidden)]}, finish()]
+    app = CursorishApp(make_setup(scripted_server(turns)))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await start_agent(pilot, "run it")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="the ask dialog")
+        shown = "rm -rf ~ \\e[2K\\r echo harmless"
+        await wait_for(pilot, lambda: shown in screen_text(app), what="the command, escaped")
+        assert "\x1b" not in screen_text(app)
+        await pilot.click("#deny")
