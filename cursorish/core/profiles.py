@@ -6,6 +6,7 @@ overrides them by name.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,9 @@ def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True)
         )
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{path}: bad [budgets] value: {exc}") from None
+    for key, value in vars(budgets).items():
+        if not math.isfinite(value) or value < 0:  # 0: no limit; below it, or nan, a mistake
+            raise ConfigError(f"{path}: [budgets] {key} must be a number >= 0, got {value!r}")
     return Profile(
         name=str(data.get("name", path.stem)),
         description=str(data.get("description", "")),
