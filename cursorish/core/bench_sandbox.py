@@ -4,8 +4,8 @@ Times `true`, `python -c pass` and a generated pytest suite (200 tests by defaul
 agent worktree through `run_in_worktree`, once bare and once in the sandbox, alternating in
 the same run so that both see the same machine. Prints the median and the fastest run of
 each, the time the sandbox adds and the ratio (on a busy machine the medians swing with the
-load; the fastest runs show the sandbox's own cost). Targets: at most 30 ms added per command, at most 5% on the
-test run.
+load; the fastest runs show the sandbox's own cost). Targets: at most 30 ms added per
+command, at most 5% on the test run.
 
 Everything runs in a temporary directory with its own CURSORISH_HOME.
 """
