@@ -322,6 +322,8 @@ class _Check:
         (the next chunk, or the file's end, follows at once) while original lines there are
         gone, the lines the marker stood for were deleted."""
         chunks = self.shape.chunks
+        if self.shape.whole:
+            return None  # a snippet's markers are implied, not written: nothing to hold them to
         for i, (_first, last) in enumerate(spans):
             if i == len(spans) - 1 and not self.shape.trailing:
                 continue
