@@ -193,8 +193,8 @@ def _start_with(root: Path, server: ScriptedServer, *extra: str) -> subprocess.P
     return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
-def test_sigterm_and_sigint_stop_an_agent_inside_a_long_command(
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "cancel"])
+def test_sigterm_sigint_and_cancel_stop_an_agent_inside_a_long_command(
     tmp_path: Path, make_repo: MakeRepo, how: str
 ) -> None:
     root = make_repo(tmp_path, {"app.py": "X = 1\n"})
@@ -203,10 +203,13 @@ def test_sigterm_and_sigint_stop_an_agent_inside_a_long_command(
     with ScriptedServer(script) as server:
         proc = _start_with(root, server, "--commands", "allow")
         try:
-            _wait_agent(root, proc, lambda _s, row: row["state"] == "running_command")
+            agent_id = _wait_agent(root, proc, lambda _s, row: row["state"] == "running_command")
             assert wait_until(lambda: bool(_processes_running(f"sleep {marker}")), 20)
             started = time.monotonic()
-            proc.send_signal(getattr(signal, how))
+            if how == "cancel":  # `cursorish agents cancel` from another terminal
+                assert main(["agents", "cancel", agent_id, "--repo", str(root)]) == 0
+            else:
+                proc.send_signal(getattr(signal, how))
             proc.wait(40)
         finally:
             proc.kill()
