@@ -325,7 +325,15 @@ class CursorishApp(App[int]):
         if message.agent_id and self.needs.pop(message.agent_id, None) is not None:
             self._show_needs()
         if message.agent_id:
-            self.run_worker(self._load_paths(message.agent_id), group="paths", exclusive=True)
+            # A callable, not a coroutine: a worker cancelled before it starts leaves none
+            # un-awaited behind.
+            agent_id = message.agent_id
+
+            async def load() -> None:
+                await self._load_paths(agent_id)
+
+            # (textual types a callable's result as Never here; any callable works)
+            self.run_worker(load, group="paths", exclusive=True)  # type: ignore[arg-type]
 
     # -- conversation (issue 15) -------------------------------------------------------------
 
