@@ -107,7 +107,7 @@ def run_bench(repeat: int, tests: int) -> dict[str, Any]:
                 (
                     f"pytest ({tests} tests)",
                     [py, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-                    max(3, repeat // 4),
+                    max(1, repeat // 4),
                 ),
             ]
             rows = []
