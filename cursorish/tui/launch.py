@@ -80,6 +80,10 @@ def prepare(ns: argparse.Namespace) -> EngineSetup:
         if not exc.message.startswith(NO_PLANNER_MESSAGE.split("\n", 1)[0]):
             raise
         notice = NO_PLANNER_NOTICE
+    if cfg.get_str("sandbox").strip().lower() == "off":  # every run says so, the app too
+        from cursorish.core.sandbox import OFF_WARNING
+
+        notice = "\n\n".join(x for x in (OFF_WARNING.removeprefix("cursorish: "), notice) if x)
     store = Store.for_repo(repo.git_common_dir)
     return EngineSetup(
         trust=trust_request(ns, repo.root),
@@ -115,7 +119,7 @@ def trust_request(ns: argparse.Namespace, root: Path) -> TrustRequest | None:
 
 def cmd_tui(ns: argparse.Namespace) -> int:
     setup = prepare(ns)
-    try:
+    with setup.store:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise CursorishError(
                 "the app needs a terminal; without one, run agents with --task and review "
@@ -126,6 +130,4 @@ def cmd_tui(ns: argparse.Namespace) -> int:
 
         app = CursorishApp(setup)
         code = app.run()
-    finally:
-        setup.store.close()
     return int(code or 0)

@@ -74,3 +74,9 @@ def test_settings_use_the_chosen_profile_and_the_app_policy(make_setup: SetupFac
 def test_opening_the_app_imports_no_model_library() -> None:
     modules = ["cursorish.tui.launch", "cursorish.tui.app", "cursorish.tui.bridge"]
     assert imported_after(modules, ("litellm", "llama_cpp")) == []
+
+
+def test_the_app_says_when_the_sandbox_is_off(make_setup: SetupFactory) -> None:
+    assert "sandbox is off" not in make_setup(planner="openai/x").notice
+    notice = make_setup(planner="openai/x", sandbox="off").notice
+    assert "sandbox is off" in notice and "full rights" in notice
