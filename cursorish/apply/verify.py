@@ -24,6 +24,7 @@ every change it makes is explained by the sketch:
 from __future__ import annotations
 
 import difflib
+import re
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from cursorish.apply.textio import sketch_lines
 # that left the marker out.
 EDGE_CUT = 3
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
+_SHORT_DECLARATION = re.compile(r"^\s*(\w+(?:\s*,\s*\w+)*)\s*:=")
 _BESIDE = 6  # non-blank lines between a chunk and a copy of one of its lines that is 'beside' it
 _ASSIGNMENTS = 24  # readings of where each chunk sits, tried before giving up
 _DIFF_LIMIT = 400_000  # cells of the quadratic fallback diff; larger gaps are not aligned
@@ -315,7 +317,10 @@ class _Check:
         problem = self._deletions(chunk_of, spans)
         if problem:
             return problem
-        return self._duplicates(chunk_of, spans)
+        problem = self._duplicates(chunk_of, spans)
+        if problem:
+            return problem
+        return self._redeclared(chunk_of, spans)
 
     def _empty_markers(self, spans: list[tuple[int, int]]) -> str | None:
         """A marker stands for original lines that stay: where the merge keeps none for it
@@ -557,6 +562,36 @@ class _Check:
                         f"the merged file holds {k[:60]!r} twice, the original's copy right "
                         "beside the sketch's: the sketch's copy should have replaced it"
                     )
+        return None
+
+    def _redeclared(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
+        """A name the chunk declares anew with `:=` (Go) while the original's declaration of
+        it at the same depth stays right beside the chunk: the chunk's declaration was meant
+        to replace it (the file would declare the name twice in one scope)."""
+        for first, last in spans:
+            for r in range(first, last + 1):
+                if self.old_of[r] >= 0:
+                    continue
+                match = _SHORT_DECLARATION.match(self.after[r])
+                if not match:
+                    continue
+                depth = _width(self.after[r])
+                low = max(0, first - 2 * _BESIDE)
+                high = min(len(self.after), last + 1 + 2 * _BESIDE)
+                for other in range(low, high):
+                    if other in chunk_of or self.old_of[other] < 0:
+                        continue
+                    again = _SHORT_DECLARATION.match(self.after[other])
+                    if (
+                        again
+                        and again.group(1) == match.group(1)
+                        and _width(self.after[other]) == depth
+                        and self._nonblank_between(min(other, r), max(other, r)) <= _BESIDE
+                    ):
+                        return (
+                            f"merged line {r + 1} declares {match.group(1)!r} with := while the "
+                            f"original's declaration (merged line {other + 1}) stays beside it"
+                        )
         return None
 
     def _nonblank_between(self, low: int, high: int) -> int:

@@ -169,3 +169,17 @@ def test_a_trailing_marker_that_keeps_nothing_while_the_tail_is_gone_is_refused(
         '    with open(path, "w") as handle:\n        handle.write(data)\n', "    pass\n"
     )
     assert verify_merge(ORIGINAL, sketch, good, path="m.py") is None
+
+
+def test_a_go_name_declared_again_beside_its_old_declaration_is_refused() -> None:
+    original = (
+        "package m\n\nfunc size(s string) int {\n\tn := len(s)\n\tif n < 0 {\n\t\tn = 0\n\t}\n\n"
+        "\treturn n\n}\n"
+    )
+    sketch = "// ... existing code ...\n\t}\n\n\tn := max(len(s), 0)\n\n\treturn n\n}\n"
+    kept_beside = original.replace(
+        "\t}\n\n\treturn n", "\t}\n\n\tn := max(len(s), 0)\n\n\treturn n"
+    )
+    reason = verify_merge(original, sketch, kept_beside, path="m.go")
+    assert reason is not None
+    assert "declares 'n'" in reason
