@@ -9,24 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cursorish.core.repo_store import open_repo_store
 from cursorish.core.text import escape_controls, first_line
 from cursorish.errors import CursorishError, ExitCode
 
 if TYPE_CHECKING:
     from cursorish.core.lifecycle import AgentView
-    from cursorish.gitops.repo import RepoInfo
-    from cursorish.store.db import Store
-
-
-def _open(ns: argparse.Namespace) -> tuple[RepoInfo, Store]:
-    from cursorish.gitops.repo import open_repo
-    from cursorish.store.db import Store
-
-    repo = open_repo(Path(ns.repo).expanduser())
-    return repo, Store.for_repo(repo.git_common_dir)
 
 
 def format_age(seconds: float) -> str:
@@ -69,8 +59,7 @@ def run_agents_command(ns: argparse.Namespace) -> int:
         return _resume(ns)
     from cursorish.core import lifecycle
 
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         if action == "list":
             views = lifecycle.list_agents(store)
             if ns.json:
@@ -102,8 +91,6 @@ def run_agents_command(ns: argparse.Namespace) -> int:
                     print(f"  removed {item}")
             return 0
         raise CursorishError(f"unknown agents action {action!r}", ExitCode.BAD_ARGS)
-    finally:
-        store.close()
 
 
 def _resume(ns: argparse.Namespace) -> int:
@@ -114,8 +101,7 @@ def _resume(ns: argparse.Namespace) -> int:
     from cursorish.core.settings import build_settings, flags_from
     from cursorish.headless import Printer, print_reports, warn, warn_untrusted
 
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         row = store.agent(ns.id)
         if row is None:
             raise CursorishError(
@@ -140,18 +126,13 @@ def _resume(ns: argparse.Namespace) -> int:
         printer.clear()
         code = print_reports([report], repo.root, printer)
         return int(ExitCode.INTERRUPTED) if orchestrator.signalled else code
-    finally:
-        store.close()
 
 
 def run_gc_command(ns: argparse.Namespace) -> int:
     from cursorish.core.lifecycle import gc
 
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         report = gc(store, repo, dry_run=ns.dry_run)
-    finally:
-        store.close()
     for line in report.removed:
         print(line)
     for line in report.kept:

@@ -35,12 +35,9 @@ def cmd_chat(ns: argparse.Namespace) -> int:
     text = ns.task if continuing is not None else ns.message
     approve = bool(getattr(ns, "approve", False))
     repo, cfg = open_repo_and_config(ns)
-    store = Store.for_repo(repo.git_common_dir)
     printer = Printer(mode="json" if ns.json else "quiet" if ns.quiet else "text")
-    try:
+    with Store.for_repo(repo.git_common_dir) as store:
         return _chat(ns, repo, cfg, store, printer, ref, text, approve)
-    finally:
-        store.close()
 
 
 def _chat(

@@ -48,9 +48,8 @@ def cmd_task(ns: argparse.Namespace) -> int:
     repo, cfg = open_repo_and_config(ns)
     settings = build_settings(cfg, repo.root, warn=warn)
     warn_untrusted(repo.root)
-    store = Store.for_repo(repo.git_common_dir)
     mode = "json" if ns.json else "quiet" if ns.quiet else "text"
-    try:
+    with Store.for_repo(repo.git_common_dir) as store:
         return run_headless(
             repo,
             store,
@@ -60,8 +59,6 @@ def cmd_task(ns: argparse.Namespace) -> int:
             base=getattr(ns, "base", None),
             plan=plan_mode(ns, settings),
         )
-    finally:
-        store.close()
 
 
 def cmd_config(ns: argparse.Namespace) -> int:
@@ -100,17 +97,10 @@ def cmd_config(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _store_for(repo_arg: str) -> Any:
-    from cursorish.gitops.repo import open_repo
-    from cursorish.store.db import Store
-
-    repo = open_repo(Path(repo_arg).expanduser())
-    return repo, Store.for_repo(repo.git_common_dir)
-
-
 def cmd_log(ns: argparse.Namespace) -> int:
-    _repo, store = _store_for(ns.repo)
-    try:
+    from cursorish.core.repo_store import open_repo_store
+
+    with open_repo_store(ns.repo) as (_repo, store):
         agent = store.agent(ns.agent) if ns.agent else store.last_agent()
         if agent is None:
             what = f"no agent {ns.agent!r}" if ns.agent else "no agent has run"
@@ -133,8 +123,6 @@ def cmd_log(ns: argparse.Namespace) -> int:
         if agent.get("error"):
             print(f"--- ended {agent['state']}: {shown(agent['error'])}")
         return 0
-    finally:
-        store.close()
 
 
 def _clip(text: str, full: bool, limit: int = 800) -> str:

@@ -84,12 +84,9 @@ def cmd_demo(ns: argparse.Namespace) -> int:
         cfg.values["apply_engine"], cfg.sources["apply_engine"] = "deterministic", "demo"
         # The replayed planner calls only built-in tools: the user's MCP servers stay out.
         settings = dataclasses.replace(build_settings(cfg, repo.root, warn=warn), mcp_servers=())
-        store = Store.for_repo(repo.git_common_dir)
-        try:
+        with Store.for_repo(repo.git_common_dir) as store:
             code = run_headless(repo, store, settings, demo_tasks(), Printer(mode=mode))
             agents = [a for a in store.agents() if a.get("branch")]
-        finally:
-            store.close()
     if mode != "json":
         print("\nHow to review what the agents did:")
         print(f"  cd {target}")

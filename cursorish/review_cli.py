@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cursorish.core.repo_store import open_repo_store
 from cursorish.core.review import base_of, resolve_branch
 from cursorish.core.text import escape_controls, first_line
 from cursorish.errors import CursorishError, ExitCode
@@ -30,14 +31,6 @@ if TYPE_CHECKING:
     from cursorish.core.review import Decision, ReviewSession
     from cursorish.gitops.repo import RepoInfo
     from cursorish.store.db import Store
-
-
-def _open(ns: argparse.Namespace) -> tuple[RepoInfo, Store]:
-    from cursorish.gitops.repo import open_repo
-    from cursorish.store.db import Store
-
-    repo = open_repo(Path(ns.repo).expanduser())
-    return repo, Store.for_repo(repo.git_common_dir)
 
 
 def _bad(message: str) -> CursorishError:
@@ -155,11 +148,8 @@ def format_branches(views: list[BranchView]) -> str:
 
 
 def cmd_branches(ns: argparse.Namespace) -> int:
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         views = list_branches(repo, store)
-    finally:
-        store.close()
     if ns.json:
         print(json.dumps([asdict(v) for v in views]))
     else:
@@ -353,8 +343,7 @@ def _revise_callback(
 def cmd_review(ns: argparse.Namespace) -> int:
     from cursorish.core.review import ReviewSession
 
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         if ns.reason is not None and not ns.reject:
             raise _bad("--reason goes with --reject (it is the feedback for the rejected hunks)")
         _split_ids(ns.accept, "--accept")  # refused before a review worktree is made
@@ -374,8 +363,6 @@ def cmd_review(ns: argparse.Namespace) -> int:
             return run_review(session, revise=_revise_callback(repo, store, session))
         print_listing(session, as_json=ns.json)
         return 0
-    finally:
-        store.close()
 
 
 # -- merge --------------------------------------------------------------------------------
@@ -447,8 +434,7 @@ def merge_trailers(store: Store, row: dict[str, Any] | None) -> dict[str, str]:
 def cmd_merge(ns: argparse.Namespace) -> int:
     from cursorish.gitops.merge import execute_merge, merge_message, plan_merge
 
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         branch, row = resolve_branch(repo, store, ns.branch)
         check_reviewed(repo, store, branch)
         plan = plan_merge(repo.root, branch, squash=ns.squash)
@@ -465,8 +451,6 @@ def cmd_merge(ns: argparse.Namespace) -> int:
                 "merged",
                 {"branch": branch, "into": plan.target, "commit": sha, "squash": plan.squash},
             )
-    finally:
-        store.close()
     how = "squashed" if plan.squash else "merged"
     print(
         f"{how} {branch} into {plan.target}: {sha[:12]} "
@@ -621,8 +605,7 @@ def _secs(value: float | None) -> str:
 def cmd_compare(ns: argparse.Namespace) -> int:
     if ns.text and ns.json:
         raise _bad("give --text or --json, not both")
-    repo, store = _open(ns)
-    try:
+    with open_repo_store(ns.repo) as (repo, store):
         a, b = _side(repo, store, "A", ns.a), _side(repo, store, "B", ns.b)
         if a.branch == b.branch:
             raise _bad(f"{ns.a} and {ns.b} are the same branch ({a.branch})")
@@ -634,7 +617,5 @@ def cmd_compare(ns: argparse.Namespace) -> int:
                 ReviewSession.open(repo, store, a.branch), ReviewSession.open(repo, store, b.branch)
             )
         data = compare_json(a, b)
-    finally:
-        store.close()
     print(json.dumps(data) if ns.json else format_compare(data))
     return 0
