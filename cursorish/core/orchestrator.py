@@ -83,7 +83,7 @@ class RunSettings:
     # The OS sandbox of every process an agent starts (core/sandbox.py).
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     # MCP servers (cursorish/mcp.config.ServerSpec) the profile may offer; front ends read
-    # them from the user's and the repository's files (commands.build_settings).
+    # them from the user's and the repository's files (core/settings.build_settings).
     mcp_servers: tuple[Any, ...] = ()
 
 
