@@ -41,6 +41,9 @@ from cursorish.apply.textio import sketch_lines
 EDGE_CUT = 3
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
 _SHORT_DECLARATION = re.compile(r"^\s*(\w+(?:\s*,\s*\w+)*)\s*:=")
+# A declaration a scope may not repeat: `x :=` (Go), `const x`/`let x` (JavaScript/TypeScript).
+_LET_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:const|let)\s+(\w+)\b")
+_LET_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _BESIDE = 6  # non-blank lines between a chunk and a copy of one of its lines that is 'beside' it
 _ASSIGNMENTS = 24  # readings of where each chunk sits, tried before giving up
 _DIFF_LIMIT = 400_000  # cells of the quadratic fallback diff; larger gaps are not aligned
@@ -66,7 +69,7 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
     if fmt in ("lazy", "plain"):
         shape = _shape(lines, lang, fmt)
         if shape is not None:
-            problem = _Check(before, after, shape).run()
+            problem = _Check(before, after, shape, lang.name).run()
     if problem is None and lang.has_grammar:
         problem = new_errors(original, result, lang.name)
     return problem
@@ -200,7 +203,8 @@ def _indent_unit(lines: list[str]) -> tuple[bool, int]:
 class _Check:
     """One verification: the original's lines, the result's, and the sketch's chunks."""
 
-    def __init__(self, before: list[str], after: list[str], shape: _Shape) -> None:
+    def __init__(self, before: list[str], after: list[str], shape: _Shape, lang: str = "") -> None:
+        self.declaration = _LET_DECLARATION if lang in _LET_LANGUAGES else _SHORT_DECLARATION
         self.before = before
         self.after = after
         self.shape = shape
@@ -565,14 +569,15 @@ class _Check:
         return None
 
     def _redeclared(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
-        """A name the chunk declares anew with `:=` (Go) while the original's declaration of
+        """A name the chunk declares anew (`:=` in Go, `const`/`let` in JavaScript and
+        TypeScript) while the original's declaration of
         it at the same depth stays right beside the chunk: the chunk's declaration was meant
         to replace it (the file would declare the name twice in one scope)."""
         for first, last in spans:
             for r in range(first, last + 1):
                 if self.old_of[r] >= 0:
                     continue
-                match = _SHORT_DECLARATION.match(self.after[r])
+                match = self.declaration.match(self.after[r])
                 if not match:
                     continue
                 depth = _width(self.after[r])
@@ -581,7 +586,7 @@ class _Check:
                 for other in range(low, high):
                     if other in chunk_of or self.old_of[other] < 0:
                         continue
-                    again = _SHORT_DECLARATION.match(self.after[other])
+                    again = self.declaration.match(self.after[other])
                     if (
                         again
                         and again.group(1) == match.group(1)

@@ -183,3 +183,15 @@ def test_a_go_name_declared_again_beside_its_old_declaration_is_refused() -> Non
     reason = verify_merge(original, sketch, kept_beside, path="m.go")
     assert reason is not None
     assert "declares 'n'" in reason
+
+
+def test_a_typescript_const_declared_again_beside_its_old_one_is_refused() -> None:
+    original = "export function f(s: string): number {\n  const n = s.length;\n  return n;\n}\n"
+    sketch = "export function f(s: string): number {\n  const n = s.trim().length;\n// ...\n"
+    kept = original.replace(
+        "  const n = s.length;\n", "  const n = s.trim().length;\n  const n = s.length;\n"
+    )
+    reason = verify_merge(original, sketch, kept, path="m.ts")
+    assert reason is not None
+    good = original.replace("s.length", "s.trim().length")
+    assert verify_merge(original, sketch, good, path="m.ts") is None
