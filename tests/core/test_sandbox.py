@@ -317,3 +317,27 @@ def test_cancel_kills_the_sandboxed_command_and_its_children(agent: tuple[Path, 
     timer.join()
     assert result.cancelled and result.elapsed_s < 10
     assert _marker_pids(marker) == []
+
+
+def test_a_repository_profile_never_opens_the_network_even_trusted(
+    tmp_path: Path, make_repo: Callable[..., Path]
+) -> None:
+    from cursorish.core.settings import build_settings
+
+    repo = make_repo(tmp_path, {"a.txt": "a\n"})
+    agents = repo / ".cursorish" / "agents"
+    agents.mkdir(parents=True)
+    shipped = (Path(__file__).parents[2] / "agents" / "default.toml").read_text()
+    (agents / "netty.toml").write_text("sandbox_network = true\n" + shipped)
+    trust_repo(repo)
+    lines: list[str] = []
+    settings = build_settings(
+        load_config(repo, {"planner": "openai/x", "profile": "netty"}), repo, warn=lines.append
+    )
+    assert settings.profile.source.parent == agents and settings.profile.sandbox_network
+    assert settings.sandbox.enabled and not settings.sandbox.network
+    assert lines == []
+    flagged = build_settings(
+        load_config(repo, {"planner": "openai/x", "sandbox_network": True}), repo, warn=lines.append
+    )
+    assert flagged.sandbox.network
