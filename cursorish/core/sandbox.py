@@ -50,6 +50,12 @@ DEFAULT_DENY: tuple[str, ...] = (
     "~/.config/gh",
     "~/.pypirc",
     "~/.npmrc",
+    "~/.config/git/credentials",
+    "~/.password-store",
+    "~/.local/share/keyrings",
+    "~/.mozilla",
+    "~/.config/google-chrome",
+    "~/.config/chromium",
     # Unix sockets (docker, dbus) stay connectable on a read-only mount; hide them.
     "/run",
 )
@@ -298,6 +304,9 @@ def sandbox_argv(
         # Pinned: a rewritten `.git` file would point cursorish's own (unsandboxed) git
         # commands in this worktree at a config the agent wrote.
         args += ["--ro-bind", str(git_file), str(git_file)]
+    elif git_file.is_dir():
+        # A main checkout is no agent worktree: its config and hooks stay out of reach.
+        args += ["--perms", "0700", "--tmpfs", str(git_file), "--remount-ro", str(git_file)]
     args += ["--bind", str(cache), str(cache)]
     # Last, once the binds inside them have their mount points: the hiding tmpfs mounts
     # become read-only too, so nothing written there looks like it succeeded.

@@ -341,3 +341,13 @@ def test_a_repository_profile_never_opens_the_network_even_trusted(
         load_config(repo, {"planner": "openai/x", "sandbox_network": True}), repo, warn=lines.append
     )
     assert flagged.sandbox.network
+
+
+def test_a_main_checkout_run_as_a_worktree_keeps_its_git_dir_out_of_reach(
+    agent: tuple[Path, Path],
+) -> None:
+    repo, _wt = agent
+    before = (repo / ".git" / "config").read_bytes()
+    done = run(repo, None, "cat .git/config; echo pwned >> .git/config; ls .git/hooks | wc -l")
+    assert "hunter2" not in done.stdout
+    assert (repo / ".git" / "config").read_bytes() == before
