@@ -329,7 +329,7 @@ class ToolBox:
         if is_binary(data):
             return ToolResult(f"error: {name} is a binary file ({len(data)} bytes)", ok=False)
         text = data.decode("utf-8", "replace")
-        lines = text.splitlines()
+        lines = _lines(text)
         if not lines:
             return ToolResult(f"{name} (empty file)")
         # Bytes that are not UTF-8 show as U+FFFD; edit_file keeps them byte for byte.
@@ -659,6 +659,16 @@ class _ApplyProgress:
                 {"path": self.path, "text": delta, "chars": self.chars},
             )
         )
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a file as git counts them: split at LF only (a CRLF's CR dropped), where
+    str.splitlines() would also split at a lone CR, a form feed, U+2028... and number the lines
+    differently from grep, the diff and the editor."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 def _undecodable_damage(original: str, result: str) -> str:

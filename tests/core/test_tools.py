@@ -251,3 +251,13 @@ def test_a_cancel_stops_the_model_route_at_its_next_token(worktree: Path) -> Non
     tb.ctx.cancel.set()
     with pytest.raises(CursorishError, match="the edit was stopped"):
         progress("():")
+
+
+def test_read_file_numbers_lines_as_grep_does(worktree: Path) -> None:
+    # A form feed, a lone CR and U+2028 are inside lines, not line ends (str.splitlines()
+    # would split at each and shift every later line number).
+    (worktree / "odd.py").write_bytes("a = 1\x0c\nb = '\r'\nc = '\u2028'\r\nTARGET = 4\n".encode())
+    tb = box(worktree)
+    assert run(tb, "grep", pattern="TARGET").text == "odd.py:4: TARGET = 4"
+    shown = run(tb, "read_file", path="odd.py", start_line=4, end_line=4).text
+    assert shown == "odd.py (lines 4-4 of 4)\nTARGET = 4"
