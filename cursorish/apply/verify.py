@@ -333,7 +333,7 @@ class _Check:
         chunks = self.shape.chunks
         if self.shape.whole:
             return None  # a snippet's markers are implied, not written: nothing to hold them to
-        for i, (_first, last) in enumerate(spans):
+        for i, (first, last) in enumerate(spans):
             if i == len(spans) - 1 and not self.shape.trailing:
                 continue
             end = spans[i + 1][0] if i + 1 < len(spans) else len(self.after)
@@ -345,6 +345,14 @@ class _Check:
                 len(self.before),
             )
             gone = [j for j in range(lo + 1, hi) if self.before[j].strip()]
+            # New lines ending the chunk may be what replaced as many of those lines.
+            written = 0
+            for r in range(last, first - 1, -1):
+                if self.old_of[r] >= 0:
+                    break
+                written += 1 if self.after[r].strip() else 0
+            if len(gone) <= written:
+                continue
             if gone and (i + 1 == len(spans) or not self._inside_chunk(gone, spans[i + 1])):
                 return (
                     f"the marker after sketch line {chunks[i].first + len(chunks[i].lines)} "

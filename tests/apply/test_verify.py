@@ -195,3 +195,10 @@ def test_a_typescript_const_declared_again_beside_its_old_one_is_refused() -> No
     assert reason is not None
     good = original.replace("s.length", "s.trim().length")
     assert verify_merge(original, sketch, good, path="m.ts") is None
+
+
+def test_a_chunk_that_replaces_the_last_line_before_a_trailing_marker_stands() -> None:
+    original = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
+    sketch = "# ... existing code ...\n    return 2\n# ... existing code ...\n"
+    answer = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+    assert verify_merge(original, sketch, answer, path="m.py") is None
