@@ -21,6 +21,15 @@ def read_tasks(ns: argparse.Namespace) -> list[str]:
     if ns.task is not None:
         if not ns.task.strip():
             raise CursorishError("--task is empty", ExitCode.BAD_ARGS)
+        try:
+            ns.task.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a byte that is not UTF-8, kept by surrogateescape
+            byte = ord(ns.task[exc.start]) - 0xDC00
+            raise CursorishError(
+                f"--task is not UTF-8 text (byte {byte:#04x} at character {exc.start}); "
+                "check the terminal's or the script's encoding",
+                ExitCode.BAD_ARGS,
+            ) from None
         return [ns.task] * ns.agents
     try:
         text = Path(ns.tasks).read_text(encoding="utf-8")

@@ -495,3 +495,16 @@ def test_names_and_bytes_that_are_not_utf8_never_fail_the_agent_or_the_review(
         assert main([*argv, "--repo", str(repo)]) == 0, argv
     listing = capsys.readouterr().out
     assert "caf\\xe9.py" in listing and "new\\xff.txt" in listing
+
+
+def test_a_task_that_is_not_utf8_exits_2_before_any_worktree_is_made(
+    repo: Path, scripted_server: ServerFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    server = scripted_server(EDIT_TURNS)
+    before = _agent_branches(repo)
+    task = os.fsdecode(b"say caf\xe9")  # how Python gets such an argument from the shell
+    assert run_task(repo, server, task=task) == ExitCode.BAD_ARGS
+    assert "--task is not UTF-8 text (byte 0xe9 at character 7)" in capsys.readouterr().err
+    assert _agent_branches(repo) == before and server.requests == []
