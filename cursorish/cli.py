@@ -379,6 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         key, ns = parse(args)
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return int(exc.code) if isinstance(exc.code, int) else int(ExitCode.BAD_ARGS)
+    bad = _not_utf8(ns)
+    if bad:
+        print(f"cursorish: {bad}", file=sys.stderr)
+        return int(ExitCode.BAD_ARGS)
     try:
         return _handler(key)(ns)
     except CursorishError as exc:
@@ -393,6 +397,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = _save_crash_report(exc)
         print(f"cursorish: internal error: {exc!r} (details in {where})", file=sys.stderr)
         return int(ExitCode.INTERNAL)
+
+
+# Options whose text is stored and shown (paths, in the other options, may be any bytes).
+TEXT_OPTIONS = ("task", "reason", "message")
+
+
+def _not_utf8(ns: argparse.Namespace) -> str:
+    """Why a text option is not UTF-8 (its bytes kept as surrogates by Python), or ""."""
+    for key in TEXT_OPTIONS:
+        value = getattr(ns, key, None)
+        if not isinstance(value, str):
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(value[exc.start]) - 0xDC00
+            return (
+                f"--{key} is not UTF-8 text (byte {byte:#04x} at character {exc.start}); "
+                "check the terminal's or the script's encoding"
+            )
+    return ""
 
 
 def _save_crash_report(exc: BaseException) -> str:

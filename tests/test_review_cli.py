@@ -593,3 +593,16 @@ def test_review_list_and_branches_show_file_and_task_text_escaped(
     assert code == 0 and f"  {first}\n" in table
     for printed in (out, table):
         assert not any(c in printed for c in "\x1b\x07\r\u202e\x9b")
+
+
+def test_a_reason_that_is_not_utf8_is_refused_and_decides_nothing(
+    capsys: pytest.CaptureFixture[str], repo: Path, agent: dict[str, Any]
+) -> None:
+    import os
+
+    first = hunk_ids(review_json(capsys, repo, "a1b2c3", "--list"))[0]
+    reason = os.fsdecode(b"trop compliqu\xe9")
+    argv = ["review", "a1b2c3", "--repo", str(repo), "--reject", first, "--reason", reason]
+    code, _, err = run(capsys, *argv)
+    assert code == ExitCode.BAD_ARGS and "--reason is not UTF-8 text (byte 0xe9" in err
+    assert review_json(capsys, repo, "a1b2c3", "--list")["counts"]["pending"] == 3
