@@ -511,8 +511,9 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
     from cursorish.tui.launch import prepare
 
     load_litellm()  # its import is start-up of the first agent, not key latency
-    # Long enough for every press, after the last agent started (worktrees come one by one).
-    stream_s = presses * (KEY_GAP_S + 0.1) + 2.0 + 0.25 * agents
+    # Long enough for every press, then as many keys typed in the input line, after the last
+    # agent started (worktrees come one by one).
+    stream_s = 2 * presses * (KEY_GAP_S + 0.1) + 2.0 + 0.25 * agents
     result: dict[str, Any] = {"event": "keys", "agents": agents, "presses": presses}
     misses: list[int] = []
 
