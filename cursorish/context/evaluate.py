@@ -4,8 +4,8 @@ Each case names a git bundle, a parent commit, the task (the commit message) and
 Every bundle is cloned once (bare) and every case's tree is indexed straight from git's objects
 (no checkout). The cases of a bundle run in the history order of their parents and the index
 keeps one commit's blobs at a time, as it would for a checkout, so `index_s` of a later case is
-what an incremental update between the two parents costs. A plain BM25 ranking (the same FTS5 index, no other signal) runs
-beside ours in the same run as the baseline.
+what an incremental update between the two parents costs. A plain BM25 ranking (the same FTS5
+index, no other signal) runs beside ours in the same run as the baseline.
 """
 
 from __future__ import annotations

@@ -100,6 +100,8 @@ class CodeIndex:
         self.path = path
         self._local = threading.local()
         self.rebuilt = False
+        self._df_key: tuple[int, int] = (-1, -1)
+        self._df: dict[str, int] = {}
         self._open_checked()
 
     # -- connection, schema, recovery ------------------------------------------------------
@@ -290,6 +292,26 @@ class CodeIndex:
         """When the view last changed (its paths or its history); None when there is none."""
         row = self.conn.execute("SELECT updated_at FROM views WHERE name = ?", (view,)).fetchone()
         return None if row is None else float(row[0])
+
+    def common_terms(self, terms: Iterable[str]) -> set[str]:
+        """The terms in at least half of all chunks: FTS5's BM25 gives them an IDF of ~0
+        (it clamps a negative IDF to 1e-6), so leaving them out of a query changes no score
+        and saves ranking every chunk (a word like `function` is in all of them)."""
+        total = self.conn.execute("SELECT count(*) FROM chunks_docsize").fetchone()[0]
+        key = (total, self.chunk_count())
+        if self._df_key != key:
+            self._df_key, self._df = key, {}
+        out: set[str] = set()
+        for term in terms:
+            df = self._df.get(term)
+            if df is None:
+                row = self.conn.execute(
+                    "SELECT count(*) FROM chunks WHERE chunks MATCH ?", (f'"{term}"',)
+                ).fetchone()
+                df = self._df[term] = int(row[0])
+            if total and df * 2 >= total:
+                out.add(term)
+        return out
 
     def chunk_count(self) -> int:
         row = self.conn.execute("SELECT max(rowid) FROM chunks").fetchone()

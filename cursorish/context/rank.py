@@ -328,7 +328,9 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
     # several commits' versions of the same files).
     if query.terms:
         limit = int(BM25_CANDIDATES * base.versions)
-        bm = index.bm25(fts_expression(query.terms), limit)
+        common = index.common_terms(set(query.terms))
+        terms = [t for t in query.terms if t not in common] or query.terms
+        bm = index.bm25(fts_expression(terms), limit)
         best = max((s for o, s in bm.items() if o in by_oid), default=0.0)
         if best > 0:
             for oid, s in bm.items():
