@@ -315,10 +315,10 @@ class _Check:
         problem = self._blank_edges(spans)
         if problem:
             return problem
-        problem = self._empty_markers(spans)
+        problem = self._deletions(chunk_of, spans)
         if problem:
             return problem
-        problem = self._deletions(chunk_of, spans)
+        problem = self._empty_markers(spans)
         if problem:
             return problem
         problem = self._duplicates(chunk_of, spans)
