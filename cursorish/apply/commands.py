@@ -70,6 +70,7 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
     as_json = bool(getattr(args, "json", False))
     engine = getattr(args, "engine", "deterministic") or "deterministic"
     counts = {"exact": 0, "refused": 0, "wrong": 0}
+    by_language: dict[str, dict[str, int]] = {}
     times: list[float] = []
     cases = _load_cases(args.cases)
     _configure_model(args)
@@ -92,6 +93,10 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
             result = "refused"
             reason = outcome.reason
         counts[result] += 1
+        language = by_language.setdefault(
+            str(case.get("lang") or "?"), {"exact": 0, "refused": 0, "wrong": 0}
+        )
+        language[result] += 1
         fmt = outcome.sketch_format
         if as_json:
             record: dict[str, Any] = {"id": case["id"], "outcome": result, "ms": round(ms, 2)}
@@ -112,6 +117,7 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
         "wrong_rate": round(counts["wrong"] / total, 4),
         "p50_ms": round(_percentile(times, 0.5), 2),
         "p95_ms": round(_percentile(times, 0.95), 2),
+        "languages": by_language,
     }
     if as_json:
         print(json.dumps(summary))
@@ -122,6 +128,12 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
             f"({summary['wrong_rate']:.1%}); "
             f"p50 {summary['p50_ms']} ms, p95 {summary['p95_ms']} ms"
         )
+        for name, seen in sorted(by_language.items()):
+            size = sum(seen.values()) or 1
+            print(
+                f"  {name:<12} {sum(seen.values()):>4} cases: {seen['exact'] / size:6.1%} exact, "
+                f"{seen['refused'] / size:6.1%} refused, {seen['wrong'] / size:5.1%} wrong"
+            )
     sys.stdout.flush()
     return 0
 
