@@ -248,6 +248,8 @@ def cache_env(cache_dir: Path) -> dict[str, str]:
         "npm_config_cache": f"{c}/npm",
         "YARN_CACHE_FOLDER": f"{c}/yarn",
         "GOCACHE": f"{c}/go-build",
+        "RUFF_CACHE_DIR": f"{c}/ruff",
+        "MYPY_CACHE_DIR": f"{c}/mypy",
         "TMPDIR": "/tmp",
     }
 

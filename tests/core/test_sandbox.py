@@ -351,3 +351,14 @@ def test_a_main_checkout_run_as_a_worktree_keeps_its_git_dir_out_of_reach(
     done = run(repo, None, "cat .git/config; echo pwned >> .git/config; ls .git/hooks | wc -l")
     assert "hunter2" not in done.stdout
     assert (repo / ".git" / "config").read_bytes() == before
+
+
+def test_tool_caches_go_to_the_per_agent_cache_dir(agent: tuple[Path, Path]) -> None:
+    repo, wt = agent
+    (wt / "mod.py").write_text("x: int = 1\n")
+    py = sys.executable  # the venv's, which has mypy and ruff
+    done = run(wt, repo, f"{py} -m mypy mod.py && {py} -m ruff check mod.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    cache = default_cache_dir(wt)
+    assert (cache / "mypy").is_dir() and (cache / "ruff").is_dir()
+    assert not (wt / ".mypy_cache").exists() and not (wt / ".ruff_cache").exists()
