@@ -26,6 +26,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -492,12 +493,14 @@ def _sanitised_config(common: Path) -> Path:
         for section, body in sections.items():
             lines.append(f"[{section}]")
             lines.extend(body)
-    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    tmp = out.with_name(f"{out.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text("\n".join(lines) + "\n", "utf-8")
     os.replace(tmp, out)
+    # Older copies, once no command that is starting can still be binding them.
+    cutoff = time.time() - 60
     for old in out_dir.glob(f"gitconfig-{digest}-*"):
-        if old != out and not old.name.endswith(".tmp"):
-            with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):
+            if old != out and old.stat().st_mtime < cutoff:
                 old.unlink()
     return out
 
