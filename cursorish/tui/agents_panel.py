@@ -179,6 +179,7 @@ class AgentsPanel(Vertical):
         self._activity_width = 30
         self._shown: dict[tuple[str, str], str] = {}
         self._selected: str | None = None
+        self.attention: set[str] = set()  # agents that need the user (marked with ●)
 
     def compose(self) -> ComposeResult:
         table: DataTable[Any] = DataTable(id="agents-table", cursor_type="row")
@@ -221,6 +222,18 @@ class AgentsPanel(Vertical):
             self._rebuild()
             if not self.order:
                 self.post_message(self.Selected(None))
+
+    def mark(self, agent_id: str, needs_user: bool) -> None:
+        """Show (or clear) the attention mark ● on an agent's state."""
+        if needs_user == (agent_id in self.attention):
+            return
+        if needs_user:
+            self.attention.add(agent_id)
+        else:
+            self.attention.discard(agent_id)
+        row = self.rows.get(agent_id)
+        if row is not None:
+            self._draw(row)
 
     def update(self, row: AgentRow) -> None:
         """Take the values of `row` into the row with its id (the object stays the same)."""
@@ -324,6 +337,8 @@ class AgentsPanel(Vertical):
         style = STATE_STYLE.get(row.state, "" if row.ended else "bold cyan")
         # Text, never str: a str cell is read as markup, and tasks, commands and grep
         # patterns are full of brackets.
+        if row.id in self.attention:
+            label, style = f"● {label}", "bold yellow"
         cells: dict[str, Text] = {"state": Text(clip(label, 13), style=style)}
         if self._wide:
             cells["agent"] = Text(clip(row.branch or row.id, 18))

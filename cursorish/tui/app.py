@@ -323,17 +323,19 @@ class CursorishApp(App[int]):
         self._show_transcript(message.agent_id)
         self._refresh_keys()
         if message.agent_id and self.needs.pop(message.agent_id, None) is not None:
+            self.panel.mark(message.agent_id, False)
             self._show_needs()
         if message.agent_id:
-            # A callable, not a coroutine: a worker cancelled before it starts leaves none
-            # un-awaited behind.
-            agent_id = message.agent_id
+            self._reload_paths(message.agent_id)
 
-            async def load() -> None:
-                await self._load_paths(agent_id)
+    def _reload_paths(self, agent_id: str) -> None:
+        # A callable, not a coroutine: a worker cancelled before it starts leaves none
+        # un-awaited behind.
+        async def load() -> None:
+            await self._load_paths(agent_id)
 
-            # (textual types a callable's result as Never here; any callable works)
-            self.run_worker(load, group="paths", exclusive=True)  # type: ignore[arg-type]
+        # (textual types a callable's result as Never here; any callable works)
+        self.run_worker(load, group="paths", exclusive=True)  # type: ignore[arg-type]
 
     # -- conversation (issue 15) -------------------------------------------------------------
 
@@ -402,11 +404,14 @@ class CursorishApp(App[int]):
         selected = self.panel.selected.id if self.panel.selected else None
         chosen = channels()
         for event in events:
+            if event.agent_id == selected and event.kind in ("worktree_ready", "committed"):
+                self._reload_paths(event.agent_id)  # its files exist, or changed, now
             need = need_of(event.kind, event.agent_id, event.data)
             if need is None:
                 continue
             if need.agent_id != selected:  # the one on screen is seen already
                 self.needs[need.agent_id] = need.text
+                self.panel.mark(need.agent_id, True)
             sequence = terminal_sequence(need, chosen)
             if sequence:
                 self.attention_log.append(sequence)

@@ -16,7 +16,14 @@ from cursorish.tui.chat_input import ChatInput
 from cursorish.tui.dialogs import NewAgentScreen
 from tests.conftest import ServerFactory, git
 from tests.scripted_turns import APP, SKETCH, call, finish
-from tests.tui.conftest import EDIT_TURNS, screen_text, seed_agent, tool_call_message, wait_for
+from tests.tui.conftest import (
+    EDIT_TURNS,
+    screen_text,
+    seed_agent,
+    tool_call_message,
+    wait_for,
+    widget_text,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -173,12 +180,15 @@ async def test_attention_marks_bell_and_desktop_notification(
         app.panel.select(first.id)  # the user looks elsewhere while the second one works
         await wait_for(pilot, lambda: second.id in app.needs, what="attention")
         assert "1 needs you" in app.sub_title
+        # The mark on the agent's row.
+        await wait_for(pilot, lambda: "● gave up" in widget_text(app, app.panel), what="the ●")
         osc = [s for s in app.attention_log if second.id in s]
         assert osc and osc[-1].startswith("\x1b]9;cursorish: agent ") and osc[-1].endswith("\a")
         assert "\x1b]777;notify;cursorish;" in osc[-1]
         app.panel.select(second.id)
         await wait_for(pilot, lambda: not app.needs, what="mark cleared")
         assert "needs you" not in app.sub_title
+        await wait_for(pilot, lambda: "●" not in widget_text(app, app.panel), what="no ●")
         monkeypatch.setenv("CURSORISH_ATTENTION", "off")
         before = len(app.attention_log)
         await send(pilot, "again")
