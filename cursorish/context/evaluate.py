@@ -32,6 +32,7 @@ BASELINE = Weights(
     path_only=1.0,
     churn=0.0,
     churn_add=0.0,
+    drop_common=False,
 )
 
 

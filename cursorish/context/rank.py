@@ -217,6 +217,7 @@ class Weights:
     path_only: float = 0.05
     churn: float = 0.5
     churn_add: float = 0.1
+    drop_common: bool = True  # leave terms of half the chunks or more out of the FTS query
 
 
 @dataclass
@@ -328,7 +329,7 @@ def rank(index: CodeIndex, view: str, task: str, weights: Weights | None = None)
     # several commits' versions of the same files).
     if query.terms:
         limit = int(BM25_CANDIDATES * base.versions)
-        common = index.common_terms(set(query.terms))
+        common = index.common_terms(set(query.terms)) if w.drop_common else set()
         terms = [t for t in query.terms if t not in common] or query.terms
         bm = index.bm25(fts_expression(terms), limit)
         best = max((s for o, s in bm.items() if o in by_oid), default=0.0)
