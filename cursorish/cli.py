@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from cursorish import __version__
-from cursorish.apply.router import ENGINES
+from cursorish.apply.engines import ENGINES
 from cursorish.errors import CursorishError, ExitCode
 
 # subcommand -> (module, function); the function takes the parsed Namespace, returns an exit code.

@@ -22,13 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from cursorish.apply.engines import ENGINES
 from cursorish.apply.result import ApplyOutcome, Refused
 from cursorish.errors import ConfigError
 
 if TYPE_CHECKING:
     from cursorish.apply.model.prompts import ApplyProfile
-
-ENGINES = ("auto", "deterministic", "model")
 
 HOW_TO_CONFIGURE = (
     "configure an apply model with --apply-model PATH (a GGUF file), the CURSORISH_APPLY_MODEL "

@@ -66,7 +66,7 @@ def build_settings(cfg: Config, repo_root: Path, *, warn: Callable[[str], None])
     """Resolve planner, profile, budgets and policies: config values win over profile values.
 
     `warn` gets the lines a user must see on every run (the sandbox is off)."""
-    from cursorish.apply.router import ENGINES
+    from cursorish.apply.engines import ENGINES
     from cursorish.core.commands import DEFAULT_ALLOWLIST
     from cursorish.core.config import require_planner
     from cursorish.core.orchestrator import RunSettings
