@@ -480,6 +480,30 @@ def test_merge_unknown_branch(capsys: pytest.CaptureFixture[str], repo: Path) ->
     assert "no branch or agent 'nope'" in refused_merge(capsys, repo, "nope")
 
 
+def test_review_merge_and_compare_resolve_names_alike(
+    capsys: pytest.CaptureFixture[str], repo: Path, store: Store
+) -> None:
+    row = make_agent(repo, store, "a1b2c3", {"notes.txt": NOTES + "four\n"})
+    make_agent(repo, store, "d4e5f6", {"notes.txt": "other\n"})
+    listing = review_json(capsys, repo, "refs/heads/cursorish/a1b2c3", "--list")
+    assert hunk_ids(listing)  # a full ref names the branch too
+
+    store.update_agent("a1b2c3", discarded_at="2026-01-01T00:00:00+00:00")
+    gone = "agent a1b2c3 was discarded: its branch is gone"
+    for argv in (["review", "a1b2c3", "--list"], ["compare", "a1b2c3", "d4e5f6", "--json"]):
+        code, _, err = run(capsys, *argv, "--repo", str(repo))
+        assert code == ExitCode.BAD_ARGS and gone in err
+    assert gone in refused_merge(capsys, repo, "a1b2c3")
+
+    store.update_agent("a1b2c3", discarded_at=None)
+    git(repo, "worktree", "remove", "--force", row["worktree"])
+    git(repo, "branch", "-D", "cursorish/a1b2c3")
+    lost = "the branch cursorish/a1b2c3 of agent a1b2c3 no longer exists"
+    code, _, err = run(capsys, "review", "a1b2c3", "--list", "--repo", str(repo))
+    assert code == ExitCode.BAD_ARGS and lost in err
+    assert lost in refused_merge(capsys, repo, "a1b2c3")
+
+
 # -- branches --------------------------------------------------------------------------------
 
 
