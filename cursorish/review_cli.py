@@ -21,10 +21,10 @@ from cursorish.core.repo_store import open_repo_store
 from cursorish.core.review import base_of, resolve_branch
 from cursorish.core.text import escape_controls, first_line
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import git_out, run_git, split_z
 from cursorish.gitops.diffs import diff_stats
 from cursorish.gitops.hunks import FileDiff, Hunk, diff_files
 from cursorish.gitops.repo import branch_exists
+from cursorish.gitops.runner import git_out, run_git, split_z
 from cursorish.gitops.worktrees import BRANCH_PREFIX
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import run_git
+from cursorish.gitops.runner import run_git
 
 
 def resolve_base(repo_root: Path, ref: str) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from cursorish.core.events import Event
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import run_git
+from cursorish.gitops.runner import run_git
 
 if TYPE_CHECKING:
     from cursorish.core.tools import ToolResult

@@ -23,8 +23,8 @@ from typing import Any
 from cursorish.core import states
 from cursorish.core.agent import CANCELLED
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import run_git
 from cursorish.gitops.repo import RepoInfo, branch_exists
+from cursorish.gitops.runner import run_git
 from cursorish.gitops.worktrees import (
     BRANCH_PREFIX,
     list_worktrees,

@@ -812,8 +812,8 @@ class Orchestrator:
     def _reattach_worktree(self, dest: Path, branch: str, agent_id: str) -> None:
         """Make sure the agent's worktree exists on its branch (re-adding it if it is gone)."""
         from cursorish.core.lifecycle import git_worktrees
-        from cursorish.gitops._git import NO_HOOKS, GitError, run_git
         from cursorish.gitops.repo import branch_exists
+        from cursorish.gitops.runner import NO_HOOKS, GitError, run_git
 
         known = git_worktrees(self.repo)
         real = Path(os.path.realpath(dest))
@@ -940,7 +940,7 @@ def finalize_branch(dest: Path, base: str, message: str) -> str | None:
     index is the review's (base + what the user accepted) and is never touched here.
     """
     from cursorish.core import cpu_slots
-    from cursorish.gitops._git import git_out, run_git
+    from cursorish.gitops.runner import git_out, run_git
     from cursorish.gitops.worktrees import commit_all, commit_staged
 
     with cpu_slots.TOOL_SLOTS.held():

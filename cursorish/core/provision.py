@@ -27,7 +27,7 @@ from cursorish.core.resources import data_dir
 from cursorish.core.sandbox import SandboxPolicy
 from cursorish.core.trust import WORKTREES_FILE, content_trusted
 from cursorish.errors import ConfigError, CursorishError
-from cursorish.gitops._git import split_z
+from cursorish.gitops.runner import split_z
 
 KEYS = frozenset({"copy", "setup", "setup_timeout_s"})
 MAX_COPY_BYTES = 50_000_000  # a local config, not a data set

@@ -24,9 +24,9 @@ from typing import Any
 from cursorish.core.text import first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops import review_git as rg
-from cursorish.gitops._git import GitError, run_git
 from cursorish.gitops.hunks import FileDiff, Hunk, parse_diff
 from cursorish.gitops.repo import RepoInfo, branch_exists
+from cursorish.gitops.runner import GitError, run_git
 from cursorish.store.db import Store, now
 from cursorish.store.paths import worktrees_dir
 

@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursorish.gitops._git import add_all, git_out, run_git
+from cursorish.gitops.runner import add_all, git_out, run_git
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from cursorish.gitops._git import run_git
+from cursorish.gitops.runner import run_git
 
 _HUNK_RE = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 NO_NEWLINE = b"\\ No newline at end of file"

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import NO_HOOKS, GitError, git_out, run_git, split_z
 from cursorish.gitops.diffs import FileStat, diff_stats
 from cursorish.gitops.repo import branch_exists, status_entries
+from cursorish.gitops.runner import NO_HOOKS, GitError, git_out, run_git, split_z
 
 # Shown in a refusal before "and N more".
 _LIST_LIMIT = 20

@@ -15,7 +15,7 @@ import git
 from git.exc import InvalidGitRepositoryError, NoSuchPathError
 
 from cursorish.errors import NotARepoError
-from cursorish.gitops._git import git_out, run_git
+from cursorish.gitops.runner import git_out, run_git
 
 
 @dataclass(frozen=True)

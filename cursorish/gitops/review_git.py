@@ -24,9 +24,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.gitops._git import NO_HOOKS, GitError, add_all, git_out, run_git
 from cursorish.gitops.hunks import DIFF_OPTIONS, FileDiff, parse_diff
 from cursorish.gitops.repo import RepoInfo
+from cursorish.gitops.runner import NO_HOOKS, GitError, add_all, git_out, run_git
 from cursorish.gitops.worktrees import list_worktrees
 
 # Written in W's own git dir when its index was set up for review: a worktree re-created

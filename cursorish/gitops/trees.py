@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cursorish.gitops._git import run_git, split_z
+from cursorish.gitops.runner import run_git, split_z
 
 _REGULAR_MODES = frozenset({"100644", "100755"})
 _SUBMODULE_MODE = "160000"

@@ -26,8 +26,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cursorish.errors import CursorishError
-from cursorish.gitops._git import NO_HOOKS, GitError, add_all, git_out, run_git, split_z
 from cursorish.gitops.repo import RepoInfo, branch_exists, rev_parse_commit
+from cursorish.gitops.runner import NO_HOOKS, GitError, add_all, git_out, run_git, split_z
 
 BRANCH_PREFIX = "cursorish/"
 # The agent's own index file, in the worktree's git dir (see `agent_index_env`).
