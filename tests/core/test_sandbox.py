@@ -26,6 +26,7 @@ from cursorish.core.sandbox import (
     check_available,
     default_cache_dir,
     policy_from_config,
+    release,
     sandbox_argv,
     scrub_env,
 )
@@ -73,7 +74,12 @@ def run(
         policy=policy,
         cache_dir=default_cache_dir(wt),
     )
-    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, check=False)
+    try:
+        return subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=120, check=False
+        )
+    finally:
+        release(argv)
 
 
 def test_git_works_in_the_worktree_and_files_there_are_writable(agent: tuple[Path, Path]) -> None:
