@@ -82,6 +82,17 @@ def pids_limit_mechanism() -> str:
     return "RLIMIT_NPROC (not enforced for root)" if os.geteuid() == 0 else "RLIMIT_NPROC"
 
 
+def _nproc_limit(processes: int) -> int:
+    """RLIMIT_NPROC counts every task of the user, not just the command's: a limit of
+    `processes` would fail the first fork of a user who already runs more. Allow the tasks
+    that exist now (all users', from /proc/loadavg: cheap, and an upper bound) on top."""
+    try:
+        existing = int(Path("/proc/loadavg").read_text().split()[3].split("/")[1])
+    except (OSError, IndexError, ValueError):
+        existing = 4096
+    return max(1, processes) + existing
+
+
 def with_limits(args: list[str], policy: SandboxPolicy) -> list[str]:
     """Prefix a tiny sh that joins the pids cgroup, sets the rlimits and execs bwrap."""
     cgroup = _new_pids_cgroup(policy.processes)
@@ -90,7 +101,7 @@ def with_limits(args: list[str], policy: SandboxPolicy) -> list[str]:
         f"ulimit -d {max(1, policy.memory_mb) * 1024}",
     ]
     if cgroup is None:
-        limits.append(f"ulimit -p {max(1, policy.processes)}")
+        limits.append(f"ulimit -p {_nproc_limit(policy.processes)}")
         script = " && ".join(limits) + ' && exec "$@"'
         return ["/bin/sh", "-c", script, "sh", *args]
     # cgroup v1: moving the (single-threaded) shell by writing 0 to `tasks` skips the global
