@@ -237,9 +237,10 @@ class Agent:
         try:
             if self.workspace is not None:
                 await self.workspace.wait_for("search_code")
-            return await in_thread(self.repo_map)
+            text: str = await in_thread(self.repo_map)
         except WorkspaceFailed:
             return ""  # the agent's first tool call reports why
+        return text
 
     async def _prepare_tools(self) -> None:
         """Dynamic tools (MCP servers) never listed before are listed before the planner's
