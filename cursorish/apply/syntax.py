@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import warnings
 from typing import Any
 
 from cursorish.apply.languages import get_parser
@@ -36,8 +38,10 @@ def error_lines(tree: Any) -> list[int]:
 def new_errors(original: str, merged: str, lang: str) -> str | None:
     """A reason when `merged` parses with more errors than `original`, else None."""
     after = parse(merged, lang)
-    if after is None or not after.root_node.has_error:
+    if after is None:
         return None
+    if not after.root_node.has_error:
+        return _python_errors(original, merged) if lang == "python" else None
     before = error_lines(parse(original, lang))
     lines = error_lines(after)
     if len(lines) <= len(before):
@@ -46,4 +50,27 @@ def new_errors(original: str, merged: str, lang: str) -> str | None:
     return (
         f"the merged file has {len(lines)} syntax error(s) (the original has {len(before)}), "
         f"near line(s) {shown}"
+    )
+
+
+def _python_error(text: str) -> SyntaxError | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences and the like
+            ast.parse(text)
+    except SyntaxError as error:  # IndentationError included
+        return error
+    except (ValueError, RecursionError, MemoryError):
+        return None  # NUL bytes, absurd nesting: not this check's business
+    return None
+
+
+def _python_errors(original: str, merged: str) -> str | None:
+    """Python's own parser, for what tree-sitter's forgiving one lets through (a pasted block
+    left at the wrong indentation parses there as code ending the function)."""
+    error = _python_error(merged)
+    if error is None or _python_error(original) is not None:
+        return None
+    return (
+        f"the merged file is not valid Python (the original is): {error.msg} at line {error.lineno}"
     )

@@ -75,8 +75,9 @@ def load(path):
     good = ORIGINAL.replace("    return data.strip()\n", "    return data\n")
     assert verify_merge(ORIGINAL, sketch, good, path="m.py") is None
     # The sketch leaves out a line between two lines it shows next to each other: deleted.
-    sketch_deleting = sketch.replace("        data = handle.read()\n", "")
-    deleting = good.replace("        data = handle.read()\n", "")
+    block = "    with open(path) as handle:\n        data = handle.read()\n"
+    sketch_deleting = sketch.replace(block, "")
+    deleting = good.replace(block, "")
     assert verify_merge(ORIGINAL, sketch_deleting, deleting, path="m.py") is None
 
 
@@ -202,3 +203,12 @@ def test_a_chunk_that_replaces_the_last_line_before_a_trailing_marker_stands() -
     sketch = "# ... existing code ...\n    return 2\n# ... existing code ...\n"
     answer = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
     assert verify_merge(original, sketch, answer, path="m.py") is None
+
+
+def test_a_pasted_block_left_unindented_in_python_is_refused() -> None:
+    # Tree-sitter parses the dedented lines as module code after the function; Python does not
+    # accept the old body indented after them.
+    sketch = "# ... existing code ...\ndef load(path):\nreturn data\n# ... existing code ...\n"
+    result = ORIGINAL.replace("def load(path):\n", "def load(path):\nreturn data\n")
+    reason = verify_merge(ORIGINAL, sketch, result, path="m.py")
+    assert reason is not None and "not valid Python" in reason
