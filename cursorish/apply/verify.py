@@ -40,6 +40,7 @@ from cursorish.apply.textio import sketch_lines
 # that left the marker out.
 EDGE_CUT = 3
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
+_COPIED = 3  # telling lines kept beside their new copy elsewhere: a move, not an edit
 _SHORT_DECLARATION = re.compile(r"^\s*(\w+(?:\s*,\s*\w+)*)\s*:=")
 # A declaration a scope may not repeat: `x :=` (Go), `const x`/`let x` (JavaScript/TypeScript).
 _LET_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:const|let)\s+(\w+)\b")
@@ -324,6 +325,9 @@ class _Check:
         problem = self._duplicates(chunk_of, spans)
         if problem:
             return problem
+        problem = self._copied(chunk_of)
+        if problem:
+            return problem
         return self._redeclared(chunk_of, spans)
 
     def _empty_markers(self, spans: list[tuple[int, int]]) -> str | None:
@@ -575,6 +579,41 @@ class _Check:
                         "beside the sketch's: the sketch's copy should have replaced it"
                     )
         return None
+
+    def _copied(self, chunk_of: dict[int, int]) -> str | None:
+        """Telling lines the sketch writes anew while the original's only copy of each stays
+        elsewhere: code moved (its old place hidden under a marker) or copied on purpose.
+        A few such lines are telling enough to refuse rather than guess."""
+        counts_sketch = Counter(_key(x) for c in self.shape.chunks for x in c.lines)
+        telling = {k for k, count in counts_sketch.items() if count == 1 and len(k) >= _TELLING}
+        counts_before = Counter(k for k in self.before_keys if k in telling)
+        new = {
+            self.after_keys[r]
+            for r in chunk_of
+            if self.old_of[r] < 0 and counts_before.get(self.after_keys[r]) == 1
+        }
+        kept = [
+            r
+            for r, k in enumerate(self.after_keys)
+            if k in new and r not in chunk_of and self.old_of[r] >= 0
+        ]
+        if len(kept) < _COPIED:
+            return None
+        # Only a copy that sits against a chunk: the sketch shows the lines around it, so it
+        # would have shown that copy too had it stayed. A copy far from every chunk may be
+        # code the edit duplicates on purpose.
+        edges = [r for r in chunk_of if r - 1 not in chunk_of or r + 1 not in chunk_of]
+        if not any(
+            self._nonblank_between(min(r, e), max(r, e)) <= 1
+            for r in (kept[0], kept[-1])
+            for e in edges
+        ):
+            return None
+        return (
+            f"the merged file keeps {len(kept)} original lines (from merged line {kept[0] + 1}, "
+            f"{self.after[kept[0]].strip()[:50]!r}) that the sketch writes again elsewhere: "
+            "unclear whether it moves them (the old copy hidden under a marker) or copies them"
+        )
 
     def _redeclared(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
         """A name the chunk declares anew (`:=` in Go, `const`/`let` in JavaScript and

@@ -212,3 +212,19 @@ def test_a_pasted_block_left_unindented_in_python_is_refused() -> None:
     result = ORIGINAL.replace("def load(path):\n", "def load(path):\nreturn data\n")
     reason = verify_merge(ORIGINAL, sketch, result, path="m.py")
     assert reason is not None and "not valid Python" in reason
+
+
+def test_code_written_anew_beside_its_kept_old_copy_is_refused() -> None:
+    # The sketch moves save() above load(); the merge wrote it there and kept the old copy
+    # right after the chunk, where the marker sits.
+    moved = ORIGINAL[ORIGINAL.index("def save") : ORIGINAL.index("\n\n\ndef remove") + 1]
+    load = "def load(path):\n    with open(path) as handle:\n        data = handle.read()\n"
+    sketch = f"import os\n\n\n{moved}\n\n{load}    return data.strip()\n# ... existing code ...\n"
+    result = ORIGINAL.replace("def load(path):\n", f"{moved}\n\ndef load(path):\n")
+    reason = verify_merge(ORIGINAL, sketch, result, path="m.py")
+    assert reason is not None and "moves them" in reason
+    # The same lines far from every chunk may be a copy the edit makes on purpose.
+    far = ORIGINAL + "\n\ndef last():\n    return 0\n"
+    sketch_far = f"# ... existing code ...\ndef last():\n    return 0\n\n\n{moved}"
+    result_far = f"{far}\n\n{moved}"
+    assert verify_merge(far, sketch_far, result_far, path="m.py") is None
