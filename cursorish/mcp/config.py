@@ -17,6 +17,7 @@ environment, as other tools do; a server that names an unset variable is kept wi
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -151,7 +152,10 @@ def load_mcp_config(repo_root: Path | None, environ: Mapping[str, str] | None = 
                 ignored += [Ignored(name, str(path), why) for name in entries]
                 continue
             for name, raw in entries.items():
-                servers[name] = parse_entry(name, raw, str(path), env)
+                # As for commands, only the user opens the network: a repository's file never
+                # does, trusted or not (the user's own entry of the same name may).
+                spec = parse_entry(name, raw, str(path), env)
+                servers[name] = dataclasses.replace(spec, network=False)
     _check_keys(servers)
     return McpConfig(servers, tuple(ignored))
 

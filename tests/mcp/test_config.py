@@ -59,6 +59,18 @@ def test_repo_files_need_trust(make_repo: object, tmp_path: Path) -> None:
     assert "git" not in load_mcp_config(repo).servers
 
 
+def test_a_trusted_repository_file_never_opens_the_network(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    entry = {"command": "srv", "network": True}
+    (repo / ".mcp.json").write_text(json.dumps({"mcpServers": {"web": entry}}))
+    trust_repo(repo)
+    assert load_mcp_config(repo).servers["web"].network is False
+    # The user's own entry may.
+    write_user_toml('[mcp_servers.mine]\ncommand = "srv"\nnetwork = true\n')
+    assert load_mcp_config(repo).servers["mine"].network is True
+
+
 def test_repo_config_toml_cannot_add_servers(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / ".cursorish").mkdir(parents=True)
