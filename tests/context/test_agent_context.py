@@ -95,3 +95,27 @@ def test_a_profile_budget_of_zero_means_no_map(
     assert report.status in ("done", "gave_up")  # finished without a change
     assert first_user["content"].startswith(f"Task: {TASK}")
     assert "Repository map" not in first_user["content"]
+
+
+def test_the_tools_answer_with_a_message_when_there_is_no_index(tmp_path: Path) -> None:
+    from cursorish.context.tools import find_symbol as find
+    from cursorish.context.tools import repo_map_for, search_code
+
+    plain = tmp_path / "not-a-repo"
+    plain.mkdir()
+    assert search_code(plain, "anything", 5).startswith("error: the code index is not available")
+    assert find(plain, "anything").startswith("error: the code index is not available")
+    assert repo_map_for(plain, "anything", 1500) == ""
+
+
+def test_search_code_keeps_provisioned_secrets_out(
+    tmp_path: Path, make_repo: Callable[..., Path]
+) -> None:
+    from cursorish.context.tools import search_code
+
+    root = make_repo(tmp_path, FILES)
+    (root / "settings.local.py").write_text("INVOICE_API_TOKEN = 'secret'\n")
+    found = search_code(root, "invoice api token", 5)
+    assert "settings.local.py  (score" in found  # an untracked file is searched too
+    hidden = search_code(root, "invoice api token", 5, frozenset({"settings.local.py"}))
+    assert "settings.local.py" not in hidden
