@@ -43,7 +43,12 @@ _TELLING = 8  # a line this long is unlikely to be written twice on purpose
 _COPIED = 3  # telling lines kept beside their new copy elsewhere: a move, not an edit
 _SHORT_DECLARATION = re.compile(r"^\s*(\w+(?:\s*,\s*\w+)*)\s*:=")
 # A declaration a scope may not repeat: `x :=` (Go), `const x`/`let x` (JavaScript/TypeScript).
-_LET_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:const|let)\s+(\w+)\b")
+_LET_DECLARATION = re.compile(
+    r"^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|type|enum|class)\s+(\w+)\b"
+)
+# Python: a module-level `name = ...` or `name: T = ...` (a function may well reassign a local
+# beside its first assignment; a module rarely rebinds a global a few lines on).
+_PY_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)\s*(?::\s*[^=]+?)?\s=\s")
 _LET_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _BESIDE = 6  # non-blank lines between a chunk and a copy of one of its lines that is 'beside' it
 _ASSIGNMENTS = 24  # readings of where each chunk sits, tried before giving up
@@ -205,7 +210,13 @@ class _Check:
     """One verification: the original's lines, the result's, and the sketch's chunks."""
 
     def __init__(self, before: list[str], after: list[str], shape: _Shape, lang: str = "") -> None:
-        self.declaration = _LET_DECLARATION if lang in _LET_LANGUAGES else _SHORT_DECLARATION
+        self.declaration = (
+            _LET_DECLARATION
+            if lang in _LET_LANGUAGES
+            else _PY_ASSIGNMENT
+            if lang == "python"
+            else _SHORT_DECLARATION
+        )
         self.before = before
         self.after = after
         self.shape = shape
@@ -641,7 +652,7 @@ class _Check:
                         and self._nonblank_between(min(other, r), max(other, r)) <= _BESIDE
                     ):
                         return (
-                            f"merged line {r + 1} declares {match.group(1)!r} with := while the "
+                            f"merged line {r + 1} declares {match.group(1)!r} again while the "
                             f"original's declaration (merged line {other + 1}) stays beside it"
                         )
         return None

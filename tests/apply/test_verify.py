@@ -228,3 +228,23 @@ def test_code_written_anew_beside_its_kept_old_copy_is_refused() -> None:
     sketch_far = f"# ... existing code ...\ndef last():\n    return 0\n\n\n{moved}"
     result_far = f"{far}\n\n{moved}"
     assert verify_merge(far, sketch_far, result_far, path="m.py") is None
+
+
+def test_a_python_global_assigned_again_beside_its_old_assignment_is_refused() -> None:
+    original = 'import os\n\n__version__ = "1.0"\n\n\ndef f():\n    return 1\n'
+    sketch = 'import os\n__version__ = "1.1"\n'
+    kept = original.replace("import os\n", 'import os\n__version__ = "1.1"\n')
+    reason = verify_merge(original, sketch, kept, path="m.py")
+    assert reason is not None and "'__version__' again" in reason
+    # A function rebinding a local beside its first assignment is ordinary code.
+    local = "def f(x):\n    y = x\n    return y\n"
+    sketch_local = "def f(x):\n    y = x\n    y = y + 1\n# ... existing code ...\n"
+    result_local = local.replace("    y = x\n", "    y = x\n    y = y + 1\n")
+    assert verify_merge(local, sketch_local, result_local, path="m.py") is None
+
+
+def test_a_typescript_type_alias_declared_again_beside_its_old_one_is_refused() -> None:
+    original = "type A = string;\n\nexport function f(): A {\n  return '';\n}\n"
+    sketch = "type A = number;\n// ... existing code ...\n"
+    kept = "type A = number;\n" + original
+    assert verify_merge(original, sketch, kept, path="m.ts") is not None
