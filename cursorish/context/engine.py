@@ -167,11 +167,13 @@ class ContextEngine:
             return self.index.guarded(run)
 
     def prune(self) -> int:
-        """Drop the views of worktrees that no longer exist, then the blobs nothing maps."""
+        """Drop commit views and the views of worktrees that no longer exist, then the blobs
+        nothing maps."""
 
         def run() -> int:
             for view in self.index.views():
-                if view.startswith("wt:") and not os.path.isdir(view[3:]):
+                gone = view.startswith("wt:") and not os.path.isdir(view[3:])
+                if gone or view.startswith("commit:"):
                     self.index.drop_view(view)
             return self.index.prune()
 

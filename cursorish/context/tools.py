@@ -85,3 +85,18 @@ def repo_map_for(root: Path, task: str, budget_tokens: int) -> str:
         return repo_map(engine, view_name(root), task, budget_tokens)
     except _FAILURES:
         return ""
+
+
+def repo_map_for_commit(repo: Path, rev: str, task: str, budget_tokens: int) -> str:
+    """The repo map of a commit (read from git objects: no worktree needed), or ""."""
+    from cursorish.context.repomap import repo_map
+
+    if budget_tokens <= 0:
+        return ""
+    try:
+        engine = engine_for(repo)
+        # The view stays: agents started from the same commit share it (prune drops it).
+        view, _stats = engine.sync_commit(repo, rev)
+        return repo_map(engine, view, task, budget_tokens)
+    except _FAILURES:
+        return ""

@@ -133,7 +133,7 @@ class Agent:
         self.checkpoint = checkpoint
         # The worktree still being prepared (a new agent): tools wait for the stage they need.
         self.workspace = workspace
-        # Makes the repo map of the first message (reads the checked-out worktree).
+        # Makes the repo map of the first message (never raises; "" when there is none).
         self.repo_map = repo_map
         self.outcome = AgentOutcome(status=FAILED)
         self._started = 0.0
@@ -234,12 +234,7 @@ class Agent:
         (a map is a help, never a reason for the agent to fail)."""
         if self.repo_map is None:
             return ""
-        try:
-            if self.workspace is not None:
-                await self.workspace.wait_for("search_code")
-            text: str = await in_thread(self.repo_map)
-        except WorkspaceFailed:
-            return ""  # the agent's first tool call reports why
+        text: str = await in_thread(self.repo_map)
         return text
 
     async def _prepare_tools(self) -> None:

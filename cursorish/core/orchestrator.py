@@ -569,6 +569,9 @@ class Orchestrator:
             system += f"\n\n# Project instructions\n{instructions}"
         gate = WorkspaceGate()
         agent = self._make_agent(agent_id, report.task, Path(report.worktree), system, gate)
+        agent.repo_map = _repo_map_maker(
+            self.repo.root, report.base_commit, report.task, self.settings.profile.repo_map_tokens
+        )
         agent.context = overview
         cancel = agent.tools.ctx.cancel
         preparing = asyncio.create_task(self._prepare_worktree(report, gate, cancel))
@@ -903,19 +906,21 @@ class Orchestrator:
             cancel_requested=self._cancel_flag(agent_id),
             checkpoint=checkpoint,
             workspace=gate,
-            repo_map=_repo_map_maker(dest, task, s.profile.repo_map_tokens),
         )
 
 
-def _repo_map_maker(dest: Path, task: str, budget_tokens: int) -> Callable[[], str] | None:
-    """What makes the agent's repo map (from its own worktree), or None for a budget of 0."""
+def _repo_map_maker(
+    repo_root: Path, base_commit: str, task: str, budget_tokens: int
+) -> Callable[[], str] | None:
+    """What makes a new agent's repo map, or None for a budget of 0. It reads the base commit
+    from git's objects, so the first planner request need not wait for the worktree."""
     if budget_tokens <= 0:
         return None
 
     def make() -> str:
-        from cursorish.context.tools import repo_map_for
+        from cursorish.context.tools import repo_map_for_commit
 
-        return repo_map_for(dest, task, budget_tokens)
+        return repo_map_for_commit(repo_root, base_commit, task, budget_tokens)
 
     return make
 
