@@ -72,12 +72,15 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
     before = _lines(original)
     after = _lines(result)
     problem: str | None = None
+    changed: list[int] | None = None
     if fmt in ("lazy", "plain"):
         shape = _shape(lines, lang, fmt)
         if shape is not None:
-            problem = _Check(before, after, shape, lang.name).run()
+            check = _Check(before, after, shape, lang.name)
+            problem = check.run()
+            changed = check.changed_rows()
     if problem is None and lang.has_grammar:
-        problem = new_errors(original, result, lang.name)
+        problem = new_errors(original, result, lang.name, changed)
     return problem
 
 
@@ -244,6 +247,23 @@ class _Check:
         if first_failure is None:
             return self._missing()
         return first_failure
+
+    def changed_rows(self) -> list[int] | None:
+        """Result rows the merge wrote, and both rows around each deletion (None: unknown)."""
+        if len(self.old_of) != len(self.after):
+            return None
+        rows: list[int] = []
+        previous = -1
+        for r, j in enumerate(self.old_of):
+            if j < 0:
+                rows.append(r)
+                continue
+            if j != previous + 1:
+                rows.extend((r - 1, r) if r > 0 else (r,))
+            previous = j
+        if previous != len(self.before) - 1 and self.after:
+            rows.append(len(self.after) - 1)
+        return rows
 
     # -- where each chunk sits in the result -------------------------------------------------
 
