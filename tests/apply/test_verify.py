@@ -248,3 +248,12 @@ def test_a_typescript_type_alias_declared_again_beside_its_old_one_is_refused() 
     sketch = "type A = number;\n// ... existing code ...\n"
     kept = "type A = number;\n" + original
     assert verify_merge(original, sketch, kept, path="m.ts") is not None
+
+
+def test_a_python_edit_inside_a_string_at_column_zero_is_accepted() -> None:
+    # The statement around the edit starts inside the string: parsed alone it fails, so the
+    # whole file decides.
+    original = 'X = """\nfirst\nsecond\n"""\n\n\ndef f():\n    return 1\n'
+    sketch = '# ... existing code ...\nfirst\nsecond line\n"""\n# ... existing code ...\n'
+    result = original.replace("second\n", "second line\n")
+    assert verify_merge(original, sketch, result, path="m.py") is None
