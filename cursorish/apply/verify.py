@@ -40,6 +40,7 @@ from cursorish.apply.textio import sketch_lines
 # that left the marker out.
 EDGE_CUT = 3
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
+_BARE_GAP = 3  # original lines gone beside a chunk end of brackets only
 _COPIED = 3  # telling lines kept beside their new copy elsewhere: a move, not an edit
 _SHORT_DECLARATION = re.compile(r"^\s*(\w+(?:\s*,\s*\w+)*)\s*:=")
 # A declaration a scope may not repeat: `x :=` (Go), `const x`/`let x` (JavaScript/TypeScript).
@@ -556,12 +557,36 @@ class _Check:
                     "it deletes them or leaves them out"
                 )
         if inside:
-            return None  # replaced by sketch lines in the same place
+            # Replaced by sketch lines in the same place, if that place is certain: a chunk
+            # whose only lines before (after) the gap are brackets could sit at any of the
+            # file's many copies of them.
+            if c1 is not None and self._bare_edge(spans[c1][0], r1, gone):
+                return self._bare(what, spans[c1][0], r1)
+            if c2 is not None and self._bare_edge(r2, spans[c2][1], gone):
+                return self._bare(what, r2, spans[c2][1])
+            return None
         if c1 is not None and c1 == c2:
             return None  # deleted between two sketch lines shown next to each other
         return (
             f"{what} ({self.before[gone[0]].strip()[:60]!r}) would be deleted, but the sketch "
             "neither replaces them nor shows the lines around them next to each other"
+        )
+
+    def _bare_edge(self, low: int, high: int, gone: list[int]) -> bool:
+        """Whether result rows low..high, the chunk's end beside a gap, are two or more lines
+        of brackets only (`},` and `{` between entries of a list)."""
+        rows = [r for r in range(low, high + 1) if self.after[r].strip()]
+        return (
+            len(gone) >= _BARE_GAP
+            and len(rows) >= 2  # one closing line is often the edit's own context
+            and all(not any(ch.isalnum() for ch in self.after[r]) for r in rows)
+        )
+
+    def _bare(self, what: str, low: int, high: int) -> str:
+        shown = " ".join(self.after[r].strip() for r in range(low, high + 1) if self.after[r])
+        return (
+            f"{what} would be replaced by a chunk placed only by its bracket lines "
+            f"({shown[:40]!r}), which the file repeats: unclear which copy the sketch means"
         )
 
     def _in_block(self, r1: int, gone: list[int]) -> bool:

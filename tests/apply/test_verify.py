@@ -257,3 +257,16 @@ def test_a_python_edit_inside_a_string_at_column_zero_is_accepted() -> None:
     sketch = '# ... existing code ...\nfirst\nsecond line\n"""\n# ... existing code ...\n'
     result = original.replace("second\n", "second line\n")
     assert verify_merge(original, sketch, result, path="m.py") is None
+
+
+def test_a_chunk_placed_only_by_bracket_lines_does_not_replace_an_entry() -> None:
+    entry = '  {{\n    name: "{0}",\n    url: "{0}.dev",\n    slug: "{0}/{0}",\n  }},\n'
+    original = "const xs = [\n" + "".join(entry.format(x) for x in "abc") + "];\n"
+    sketch = '// ...\n  },\n  {\n    name: "new",\n  },\n  {\n    name: "c",\n// ...\n'
+    # The sketch adds an entry before c; this merge put it in place of b.
+    b_entry = entry.format("b")
+    replaced = original.replace(b_entry, '  {\n    name: "new",\n  },\n')
+    reason = verify_merge(original, sketch, replaced, path="m.ts")
+    assert reason is not None and "bracket lines" in reason
+    added = original.replace(b_entry, b_entry + '  {\n    name: "new",\n  },\n')
+    assert verify_merge(original, sketch, added, path="m.ts") is None
