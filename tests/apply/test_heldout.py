@@ -35,8 +35,9 @@ def test_heldout_level_does_not_regress() -> None:
     counts = outcomes()
     total = sum(counts.values())
     assert total > 500
-    assert counts["exact"] / total >= 0.69
-    assert counts["wrong"] / total <= 0.065
+    # 467 exact and 31 wrong of 650 when last measured.
+    assert counts["exact"] / total >= 0.71
+    assert counts["wrong"] / total <= 0.05
 
 
 def test_every_style_writes_sketches_with_markers_the_engine_reads() -> None:
