@@ -50,6 +50,7 @@ from cursorish.tui.transcript import Transcript
 DARK, LIGHT = "textual-dark", "textual-light"
 PALETTE_HINT_WIDTH = 100
 STORE_POLL_S = 2.0  # how often agents of other processes are looked up in the store
+NOTICE_TIMEOUT_S = 15.0  # engine notices (uncommitted changes, cancelling) stay this long
 KEY_DISPLAY = {"delete": "del"}
 NEEDS_AGENT = frozenset(
     {
@@ -274,7 +275,10 @@ class CursorishApp(App[int]):
         for event in events:
             if event.agent_id is None:
                 if event.kind in ("notice", "warning"):
-                    self.say(str(event.data.get("message", "")), severity="warning")
+                    # Longer than the default 5 s: it comes while agents start, when the first
+                    # planner import can hold the loop for seconds, and it is worth reading.
+                    text = str(event.data.get("message", ""))
+                    self.say(text, severity="warning", timeout=NOTICE_TIMEOUT_S)
             elif event.kind == "queued":
                 if event.agent_id not in panel.rows:
                     row = self._row_from_store(event.agent_id, str(event.data.get("task", "")))

@@ -110,12 +110,17 @@ async def test_best_of_n_starts_siblings_from_head(
         git(repo, "commit", "-qam", "later")
         (repo / "app.py").write_text(APP + "# not committed\n")
         await start_agent(pilot, "say hello", best_of=2)
+        # Checked while it shows: a notification expires after a few seconds.
+        await wait_for(
+            pilot,
+            lambda: any("uncommitted changes" in n.message for n in app._notifications),
+            what="the uncommitted-changes notice",
+        )
         await wait_for(pilot, lambda: len(app.panel.rows) == 2, what="two rows")
         await wait_for(pilot, lambda: all(r.ended for r in app.panel.rows.values()), what="end")
         a, b = app.panel.rows.values()
         assert a.task_id == b.task_id and a.branch != b.branch
         assert [s.id for s in app.panel.siblings_of(a.id)] == [b.id]
-        assert any("uncommitted changes" in n.message for n in app._notifications)
     head = git(repo, "rev-parse", "HEAD").strip()
     for row in (a, b):
         assert stored(app, row.id)["base_commit"] == head
