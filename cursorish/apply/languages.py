@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-_EXTENSIONS: dict[str, str] = {
+EXTENSIONS: dict[str, str] = {
     ".py": "python",
     ".pyi": "python",
     ".pyw": "python",
@@ -63,7 +63,7 @@ class Language:
 def detect_language(path: str) -> Language:
     """The language of `path`, decided by its extension only."""
     ext = os.path.splitext(path)[1].lower()
-    name = _EXTENSIONS.get(ext, "text")
+    name = EXTENSIONS.get(ext, "text")
     if name == "text":
         return Language("text", _GENERIC_COMMENTS)
     return Language(name, _COMMENTS.get(name, _SLASH))

@@ -10,30 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-EXTENSIONS: dict[str, str] = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-    ".c": "c",
-    ".h": "c",
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".hpp": "cpp",
-    ".hh": "cpp",
-    ".hxx": "cpp",
-    ".rb": "ruby",
-}
+from cursorish.apply.languages import EXTENSIONS as FILE_LANGUAGES
 
 # Text formats worth full-text search even without symbols.
 TEXT_EXTENSIONS = frozenset(
@@ -186,6 +163,10 @@ QUERIES: dict[str, str] = {
 (scope_resolution name: (constant) @ref.class)
 """,
 }
+
+# The apply engine's extension map, limited to the languages we have tags queries for (the
+# others are indexed as text when TEXT_EXTENSIONS lists them).
+EXTENSIONS: dict[str, str] = {ext: lang for ext, lang in FILE_LANGUAGES.items() if lang in QUERIES}
 
 # Node types that open a scope: the enclosing one's name becomes a symbol's `scope`.
 SCOPE_TYPES = frozenset(
