@@ -18,6 +18,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cursorish.core.sandbox import SandboxPolicy, default_cache_dir, release, sandbox_argv
 from cursorish.errors import CursorishError
@@ -56,6 +57,12 @@ DEFAULT_ALLOWLIST: tuple[str, ...] = (
 )
 SHELL_METACHARACTERS = set(";|&`$<>(){}\n")
 OUTPUT_CAP = 20_000
+
+
+# The user's answer to "may I run this?": no, yes, or yes with the sandbox's network opened for
+# this one command (the sandbox itself stays on).
+WITH_NETWORK: Literal["network"] = "network"
+Approval = bool | Literal["network"]
 
 
 @dataclass(frozen=True)

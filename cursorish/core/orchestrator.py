@@ -43,6 +43,7 @@ from cursorish.core.agent import (
     AgentOutcome,
     in_thread,
 )
+from cursorish.core.commands import WITH_NETWORK, Approval
 from cursorish.core.conversation import PLAN_INSTRUCTIONS, extract_plan
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import (
@@ -198,7 +199,7 @@ class Orchestrator:
         *,
         provision_spec: Any = None,
         handle_signals: bool = True,
-        ask: Callable[[str, str], bool] | None = None,
+        ask: Callable[[str, str], Approval] | None = None,
         semaphore: asyncio.Semaphore | None = None,
     ) -> None:
         from cursorish.core.lifecycle import owner_token
@@ -851,12 +852,13 @@ class Orchestrator:
                 f"cannot re-create the worktree of agent {agent_id}: {exc.stderr.strip()}"
             ) from None
 
-    def _ask(self, agent_id: str, command: str) -> bool:
+    def _ask(self, agent_id: str, command: str) -> Approval:
         assert self.ask is not None
         self.emit(Event("asking", agent_id, {"command": command}))
-        allowed = self.ask(agent_id, command)
-        self.emit(Event("answered", agent_id, {"command": command, "allowed": allowed}))
-        return allowed
+        answer = self.ask(agent_id, command)
+        data = {"command": command, "allowed": bool(answer), "network": answer == WITH_NETWORK}
+        self.emit(Event("answered", agent_id, data))
+        return answer
 
     def _dynamic_tools(self, ctx: ToolContext) -> tuple[Any, ...]:
         """The MCP tools the profile selects, when any server is configured."""

@@ -6,6 +6,7 @@ raises into the agent loop: failures come back as a result text the planner can 
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import threading
@@ -21,6 +22,8 @@ from cursorish.apply.textio import is_binary, write_atomic
 from cursorish.context.search import glob_filter
 from cursorish.core.commands import (
     DEFAULT_ALLOWLIST,
+    WITH_NETWORK,
+    Approval,
     CommandRefused,
     check_policy,
     run_in_worktree,
@@ -170,7 +173,7 @@ class ToolContext:
     emit: EventSink = null_sink
     record_apply: Callable[[dict[str, Any]], object] = lambda _row: None
     cancel: threading.Event = field(default_factory=threading.Event)
-    ask: Callable[[str], bool] | None = None  # the TUI's "may I run this?" prompt
+    ask: Callable[[str], Approval] | None = None  # the TUI's "may I run this?" prompt
     list_files_fn: Callable[[Path], list[str]] | None = None
     # run_command's OS sandbox (disabled only by the user's --no-sandbox / sandbox = "off");
     # repo_root is the user's checkout, hidden from it.
@@ -588,8 +591,13 @@ class ToolBox:
         if not isinstance(command, str) or not command.strip():
             return ToolResult("error: 'command' must be a non-empty string", ok=False)
         policy = self.ctx.command_policy
-        if policy == "ask" and (self.ctx.ask is None or not self.ctx.ask(command)):
-            return ToolResult("the user did not allow this command", ok=False)
+        sandbox = self.ctx.sandbox
+        if policy == "ask":
+            answer = self.ctx.ask(command) if self.ctx.ask is not None else False
+            if not answer:
+                return ToolResult("the user did not allow this command", ok=False)
+            if answer == WITH_NETWORK and sandbox.enabled:
+                sandbox = dataclasses.replace(sandbox, network=True)
         try:
             argv = check_policy(command, policy, self.ctx.command_allowlist)
         except CommandRefused as exc:
@@ -602,7 +610,7 @@ class ToolBox:
             self.ctx.root,
             timeout_s=timeout,
             cancel=self.ctx.cancel,
-            sandbox=self.ctx.sandbox,
+            sandbox=sandbox,
             repo_root=self.ctx.repo_root,
         )
         self.ctx.emit(

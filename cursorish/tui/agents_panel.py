@@ -152,7 +152,10 @@ def activity_for(row: AgentRow, event: Event) -> str | None:
         case "asking":
             return f"asks to run: {d.get('command', '')}"
         case "answered":
-            return ("allowed: " if d.get("allowed") else "denied: ") + str(d.get("command", ""))
+            verb = "allowed" if d.get("allowed") else "denied"
+            if d.get("network"):
+                verb = "allowed with network"
+            return f"{verb}: {d.get('command', '')}"
         case "cancelling":
             return "cancelling…"
         case "revising":

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from cursorish.core.commands import WITH_NETWORK, Approval
 from cursorish.core.events import Event
 from cursorish.errors import CursorishError, ExitCode
 
@@ -44,6 +45,7 @@ T = TypeVar("T")
 
 # Answers to an `ask` request.
 ALLOW_ONCE, ALLOW_ALWAYS, DENY = "once", "always", "deny"
+ALLOW_NETWORK = "network"  # once, with the sandbox's network opened for that command
 FLUSH_S = 0.05
 MAX_LIVE_TEXT = 20_000  # characters of streamed text kept per agent for a rebuilt view
 SHUTDOWN_WAIT_S = 15.0
@@ -387,7 +389,7 @@ class EngineBridge:
 
     # -- ask ---------------------------------------------------------------------------------
 
-    def ask(self, agent_id: str, command: str) -> bool:
+    def ask(self, agent_id: str, command: str) -> Approval:
         """The orchestrators' `ask` callback: called on a tool thread, blocks for the answer."""
         if command in self.always_allowed:
             return True
@@ -407,6 +409,8 @@ class EngineBridge:
                     del self._asks[agent_id]
         if answer == ALLOW_ALWAYS:
             self.always_allowed.add(command)
+        if answer == ALLOW_NETWORK:
+            return WITH_NETWORK
         return answer in (ALLOW_ONCE, ALLOW_ALWAYS)
 
     def _answer(self, agent_id: str, answer: str) -> None:

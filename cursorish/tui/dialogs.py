@@ -16,7 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from cursorish.core.text import escape_controls
-from cursorish.tui.bridge import ALLOW_ALWAYS, ALLOW_ONCE, DENY
+from cursorish.tui.bridge import ALLOW_ALWAYS, ALLOW_NETWORK, ALLOW_ONCE, DENY
 
 MAX_AGENTS = 8
 
@@ -112,6 +112,7 @@ class AskScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "answer('once')", "Allow once"),
         Binding("a", "answer('always')", "Allow always"),
+        Binding("n", "answer('network')", "Allow once with network"),
         Binding("d,escape", "answer('deny')", "Deny"),
     ]
 
@@ -132,12 +133,15 @@ class AskScreen(ModalScreen[None]):
             yield Static(
                 "The tool acts with its server's rights. Always: this exact call, until you quit."
                 if mcp
-                else "It runs in the agent's worktree. Always: this exact command, until you quit.",
+                else "It runs in the agent's worktree, in the sandbox, offline. Always: this exact "
+                "command, until you quit. With network: once, the sandbox's network opened for it.",
                 classes="hint",
             )
             with Horizontal(classes="buttons"):
                 yield Button("Allow once (o)", variant="primary", id="once")
                 yield Button("Always (a)", id="always")
+                if not mcp:
+                    yield Button("With network (n)", id="network")
                 yield Button("Deny (d)", variant="error", id="deny")
 
     def on_mount(self) -> None:
@@ -161,7 +165,9 @@ class AskScreen(ModalScreen[None]):
         self.action_answer(event.button.id or DENY)
 
     def action_answer(self, answer: str) -> None:
-        if answer not in (ALLOW_ONCE, ALLOW_ALWAYS, DENY):
+        if answer == ALLOW_NETWORK and self.command.startswith("MCP "):
+            return  # an MCP server is already running: there is no network to open for it
+        if answer not in (ALLOW_ONCE, ALLOW_ALWAYS, ALLOW_NETWORK, DENY):
             answer = DENY
         if not self.future.done():
             self.future.set_result(answer)

@@ -347,6 +347,8 @@ class Transcript(VerticalScroll):
             case "answered":
                 self._hide_ask()
                 verb = "allowed" if d.get("allowed") else "denied"
+                if d.get("network"):
+                    verb = "allowed with network"
                 self._note(f"{verb}: {d.get('command', '')}")
             case "cancelling":
                 self._note("cancelling…")

@@ -3,7 +3,10 @@ real litellm over HTTP, real worktrees, the real store."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -469,3 +472,48 @@ async def test_the_ask_dialog_shows_a_command_s_escape_sequences_escaped(
         await wait_for(pilot, lambda: shown in screen_text(app), what="the command, escaped")
         assert "\x1b" not in screen_text(app)
         await pilot.click("#deny")
+
+
+@pytest.fixture
+def listener() -> Iterator[int]:
+    """A TCP listener on the host's 127.0.0.1 (a sandbox without network has its own loopback)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(30)
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                accepted.append(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield int(server.getsockname()[1])
+    server.close()
+    for conn in accepted:
+        conn.close()
+
+
+def _connect(port: int) -> dict[str, Any]:
+    code = f"import socket; socket.create_connection(('127.0.0.1', {port}), 5); print('connected')"
+    return {"tool_calls": [call("run_command", command=f'python3 -c "{code}"')]}
+
+
+@pytest.mark.parametrize(("key", "connected"), [("o", False), ("n", True)])
+async def test_ask_with_network_opens_the_sandbox_network_for_that_command(
+    scripted_server: ServerFactory,
+    make_setup: SetupFactory,
+    listener: int,
+    key: str,
+    connected: bool,
+) -> None:
+    app = CursorishApp(make_setup(scripted_server([_connect(listener), finish()])))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await start_agent(pilot, "reach the host")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="the ask dialog")
+        assert "With network (n)" in screen_text(app)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: any(r.ended for r in app.panel.rows.values()), what="end")
+        tool = app.setup.store.tool_calls(only_row(app).id)[0]
+        assert ("connected" in tool["result"]) is connected, tool["result"]
