@@ -387,7 +387,7 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
     # 5. Agents that ended before their worktree was created (interrupted during `git worktree
     # add`, or a worktree that could not be made): with no worktree and no branch there is
     # nothing to resume, review or merge, only a row `cursorish agents` would list forever.
-    for row in rows.values():
+    for row in list(rows.values()):
         if row["state"] not in ENDED_STATES or row.get("discarded_at"):
             continue  # running, or discarded on purpose (its row is the history)
         wt = Path(row["worktree"])
@@ -401,6 +401,23 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
         )
         if not dry_run:
             store.delete_agent(row["id"])
+            del rows[row["id"]]
+
+    # 6. Sandbox caches (pip, npm, ruff... of an agent's commands) of agents that were discarded
+    # or are no longer in the store: kept agents keep theirs, their commands may run again.
+    caches = base.parent / "sandbox-cache"
+    if caches.is_dir():
+        for entry in sorted(caches.iterdir()):
+            owner = rows.get(entry.name)
+            if owner is not None and not owner.get("discarded_at"):
+                continue
+            why = "was discarded" if owner is not None else "is not in the store"
+            report.removed.append(f"{verb} sandbox cache {entry} (agent {entry.name} {why})")
+            if not dry_run:
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
     return report
 
 

@@ -253,3 +253,28 @@ def test_gc_collects_agents_whose_worktree_was_never_created(store: Store, repo:
     assert store.messages("bbbbbb") == []  # its transcript went with it
     assert {v.id for v in lifecycle.list_agents(store)} == {"cccccc", "dddddd", "eeeeee"}
     assert lifecycle.gc(store, repo).removed == []
+
+
+def test_gc_removes_sandbox_caches_of_discarded_and_unknown_agents(
+    store: Store, repo: RepoInfo
+) -> None:
+    from cursorish.core.sandbox import default_cache_dir
+
+    parent = worktrees_dir(repo.git_common_dir)
+    _row(store, repo, "aaaaaa", "done", None)  # kept: its commands may run again
+    git(repo.root, "worktree", "add", "-q", "-b", "cursorish/aaaaaa", str(parent / "aaaaaa"))
+    _row(store, repo, "dddddd", "done", None)
+    store.update_agent("dddddd", discarded_at="2024-01-01T00:00:00+00:00")
+    caches = {name: default_cache_dir(parent / name) for name in ("aaaaaa", "dddddd", "ffffff")}
+    for cache in caches.values():
+        (cache / "pip").mkdir(parents=True)
+        (cache / "pip" / "wheel").write_text("x")
+
+    dry = lifecycle.gc(store, repo, dry_run=True)
+    assert sum("sandbox cache" in line for line in dry.removed) == 2
+    assert all(cache.is_dir() for cache in caches.values())
+
+    text = "\n".join(lifecycle.gc(store, repo).removed)
+    assert "agent dddddd was discarded" in text and "agent ffffff is not in the store" in text
+    assert caches["aaaaaa"].is_dir()
+    assert not caches["dddddd"].exists() and not caches["ffffff"].exists()
