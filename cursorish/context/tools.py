@@ -87,12 +87,38 @@ def repo_map_for(root: Path, task: str, budget_tokens: int) -> str:
         return ""
 
 
+# Repo maps of commits by (repository, commit, task, budget): a commit's map never changes, and
+# the agents of a best-of-N run ask for the same one at the same moment (one computes it, the
+# others wait for it instead of ranking the same files again on the same cores).
+_MAPS: dict[tuple[str, str, str, int], str] = {}
+_MAP_LOCKS: dict[tuple[str, str, str, int], threading.Lock] = {}
+_MAPS_KEPT = 64
+
+
 def repo_map_for_commit(repo: Path, rev: str, task: str, budget_tokens: int) -> str:
     """The repo map of a commit (read from git objects: no worktree needed), or ""."""
-    from cursorish.context.repomap import repo_map
-
     if budget_tokens <= 0:
         return ""
+    key = (str(repo), rev, task, budget_tokens)
+    with _lock:
+        lock = _MAP_LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        if key in _MAPS:
+            return _MAPS[key]
+        text = _commit_repo_map(repo, rev, task, budget_tokens)
+        with _lock:
+            if len(_MAPS) >= _MAPS_KEPT:
+                oldest = next(iter(_MAPS))
+                del _MAPS[oldest]
+                _MAP_LOCKS.pop(oldest, None)
+            if text:  # a failure ("") is tried again by the next agent
+                _MAPS[key] = text
+        return text
+
+
+def _commit_repo_map(repo: Path, rev: str, task: str, budget_tokens: int) -> str:
+    from cursorish.context.repomap import repo_map
+
     try:
         engine = engine_for(repo)
         # The view stays: agents started from the same commit share it (prune drops it).
