@@ -50,6 +50,7 @@ from cursorish.tui.transcript import Transcript
 DARK, LIGHT = "textual-dark", "textual-light"
 PALETTE_HINT_WIDTH = 100
 STORE_POLL_S = 2.0  # how often agents of other processes are looked up in the store
+QUIT_SETTLE_S = 5.0  # how long q waits for ended agents' runs to finish before asking
 NOTICE_TIMEOUT_S = 15.0  # engine notices (uncommitted changes, cancelling) stay this long
 KEY_DISPLAY = {"delete": "del"}
 NEEDS_AGENT = frozenset(
@@ -674,6 +675,10 @@ class CursorishApp(App[int]):
     async def action_quit(self) -> None:
         if self._quitting:
             return
+        if self.bridge.busy and all(r.ended for r in self.panel.rows.values()):
+            # Every agent shows as ended and only its run's last steps (the final commit) are
+            # left: wait for them rather than ask about agents the panel shows as done.
+            await self.bridge.settle(QUIT_SETTLE_S)
         if not self.bridge.busy:
             await self._shutdown_and_exit()
             return

@@ -352,6 +352,13 @@ class EngineBridge:
         """True while a run, resume or revision of this app has not finished."""
         return any(not task.done() for task in self._runs)
 
+    async def settle(self, timeout_s: float) -> bool:
+        """Wait (bounded) for this app's runs to finish; True when none is left."""
+        runs = [task for task in self._runs if not task.done()]
+        if runs:
+            await asyncio.wait(runs, timeout=timeout_s)
+        return not self.busy
+
     async def shutdown(self, timeout_s: float = SHUTDOWN_WAIT_S) -> None:
         """Cancel every agent of this app and wait (bounded) for their work to be committed."""
         self.closed = True
