@@ -30,6 +30,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from cursorish.apply.languages import Language, detect_language
+from cursorish.apply.lines import indent_width as _width
+from cursorish.apply.lines import key as _key
 from cursorish.apply.markers import is_marker
 from cursorish.apply.sketch import detect_format, strip_fences
 from cursorish.apply.syntax import new_errors
@@ -178,22 +180,6 @@ def _lines(text: str) -> list[str]:
     if "\r" not in text:
         return lines
     return [x[:-1] if x.endswith("\r") else x for x in lines]
-
-
-def _key(line: str) -> str:
-    return " ".join(line.split())
-
-
-def _width(line: str, tab: int = 4) -> int:
-    width = 0
-    for char in line:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += tab
-        else:
-            break
-    return width
 
 
 def _indent_unit(lines: list[str]) -> tuple[bool, int]:
