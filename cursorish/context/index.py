@@ -357,25 +357,22 @@ class CodeIndex:
 
     def symbols_named(self, names: Iterable[str], role: str | None = None) -> list[tuple[Any, ...]]:
         """(oid, name, kind, role, scope, line, end_line) of symbols with these names."""
-        wanted = list(set(names))
-        out: list[tuple[Any, ...]] = []
-        for start in range(0, len(wanted), 500):
-            part = wanted[start : start + 500]
-            marks = ",".join("?" * len(part))
-            sql = f"SELECT * FROM symbols WHERE name IN ({marks})"
-            if role:
-                sql += " AND role = ?"
-                part = [*part, role]
-            out.extend(self.conn.execute(sql, part).fetchall())
-        return out
+        return self._symbols_where("name", names, role)
 
     def symbols_of(self, oids: Iterable[str], role: str | None = None) -> list[tuple[Any, ...]]:
-        wanted = list(set(oids))
+        """The same rows for the symbols of these blobs."""
+        return self._symbols_where("oid", oids, role)
+
+    def _symbols_where(
+        self, column: str, values: Iterable[str], role: str | None
+    ) -> list[tuple[Any, ...]]:
+        # Batches of 500: SQLite limits the number of parameters of one statement.
+        wanted = list(set(values))
         out: list[tuple[Any, ...]] = []
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             marks = ",".join("?" * len(part))
-            sql = f"SELECT * FROM symbols WHERE oid IN ({marks})"
+            sql = f"SELECT * FROM symbols WHERE {column} IN ({marks})"
             if role:
                 sql += " AND role = ?"
                 part = [*part, role]
