@@ -368,9 +368,7 @@ class EngineBridge:
             self._answer(agent_id, DENY)
         for orch in self._orchestrators.values():
             orch.cancel_all()
-        runs = [task for task in self._runs if not task.done()]
-        if runs:
-            await asyncio.wait(runs, timeout=timeout_s)
+        await self.settle(timeout_s)
         self.flush()
 
     def _check_open(self) -> None:
