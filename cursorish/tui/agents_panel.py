@@ -45,6 +45,13 @@ STATE_LABEL = {
 LINE_LIMIT = 200  # a one-line summary, task or error is cut here before display
 
 
+def answer_verb(data: dict[str, Any]) -> str:
+    """How an `answered` event's decision reads: allowed, allowed with network, denied."""
+    if not data.get("allowed"):
+        return "denied"
+    return "allowed with network" if data.get("network") else "allowed"
+
+
 def shown(text: str) -> str:
     """One line of planner or file text, its control characters escaped for the terminal."""
     return escape_controls(text, keep_lines=False)
@@ -152,10 +159,7 @@ def activity_for(row: AgentRow, event: Event) -> str | None:
         case "asking":
             return f"asks to run: {d.get('command', '')}"
         case "answered":
-            verb = "allowed" if d.get("allowed") else "denied"
-            if d.get("network"):
-                verb = "allowed with network"
-            return f"{verb}: {d.get('command', '')}"
+            return f"{answer_verb(d)}: {d.get('command', '')}"
         case "cancelling":
             return "cancelling…"
         case "revising":

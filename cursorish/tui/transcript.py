@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from cursorish.core.events import Event
 from cursorish.core.text import escape_controls, first_line
-from cursorish.tui.agents_panel import LINE_LIMIT, STATE_LABEL, AgentRow
+from cursorish.tui.agents_panel import LINE_LIMIT, STATE_LABEL, AgentRow, answer_verb
 from cursorish.tui.bridge import LiveState
 
 
@@ -346,10 +346,7 @@ class Transcript(VerticalScroll):
                 self._show_ask(str(d.get("command", "")))
             case "answered":
                 self._hide_ask()
-                verb = "allowed" if d.get("allowed") else "denied"
-                if d.get("network"):
-                    verb = "allowed with network"
-                self._note(f"{verb}: {d.get('command', '')}")
+                self._note(f"{answer_verb(d)}: {d.get('command', '')}")
             case "cancelling":
                 self._note("cancelling…")
             case "agent_finished":
