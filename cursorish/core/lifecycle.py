@@ -372,10 +372,7 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
                 continue
             report.removed.append(f"{verb} {entry} (a directory git does not know as a worktree)")
             if not dry_run:
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:
-                    entry.unlink(missing_ok=True)
+                _remove_entry(entry)
 
     # 4. Git's records of worktrees whose directory is gone.
     stale = [w.path for w in list_worktrees(repo.root) if w.prunable]
@@ -414,11 +411,16 @@ def gc(store: Store, repo: RepoInfo, *, dry_run: bool = False) -> GcReport:
             why = "was discarded" if owner is not None else "is not in the store"
             report.removed.append(f"{verb} sandbox cache {entry} (agent {entry.name} {why})")
             if not dry_run:
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:
-                    entry.unlink(missing_ok=True)
+                _remove_entry(entry)
     return report
+
+
+def _remove_entry(entry: Path) -> None:
+    """Remove a directory tree, or a file or symlink (never what a symlink points to)."""
+    if entry.is_dir() and not entry.is_symlink():
+        shutil.rmtree(entry, ignore_errors=True)
+    else:
+        entry.unlink(missing_ok=True)
 
 
 def _has_unique_commits(repo: RepoInfo, branch: str) -> bool:
