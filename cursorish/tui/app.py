@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, Literal
 
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
-from textual.widgets import DataTable, Footer, Header
+from textual.widgets import DataTable, Footer, Header, Input, TextArea
 
 from cursorish.errors import CursorishError
 from cursorish.tui.agents_panel import AgentRow, AgentsPanel
@@ -77,6 +78,8 @@ class AppAction:
     title: str
     help: str
     show: bool = True
+    # Checked when the key arrives, before keys typed after it are passed on (see focus_chat).
+    priority: bool = False
 
 
 ACTIONS: tuple[AppAction, ...] = (
@@ -86,7 +89,14 @@ ACTIONS: tuple[AppAction, ...] = (
     AppAction("cancel_agent", "x", "Cancel", "Cancel agent", "Stop it; its work is kept"),
     AppAction("resume_agent", "r", "Resume", "Resume agent", "Continue from its transcript"),
     AppAction("discard_agent", "delete", "Discard", "Discard agent", "Remove worktree and branch"),
-    AppAction("focus_chat", "i", "Message", "Message the agent", "A follow-up (enter sends)"),
+    AppAction(
+        "focus_chat",
+        "i",
+        "Message",
+        "Message the agent",
+        "A follow-up (enter sends)",
+        priority=True,
+    ),
     AppAction("approve_plan", "a", "Approve", "Approve plan", "Execute the agent's plan"),
     AppAction("edit_plan", "e", "Edit plan", "Edit plan", "Edit the plan, then approve it"),
     AppAction("toggle_theme", "t", "Theme", "Toggle light/dark theme", "Switch the theme"),
@@ -125,7 +135,14 @@ class CursorishApp(App[int]):
     TITLE = "cursorish"
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(a.key, a.action, a.label, show=a.show, key_display=KEY_DISPLAY.get(a.key))
+        Binding(
+            a.key,
+            a.action,
+            a.label,
+            show=a.show,
+            key_display=KEY_DISPLAY.get(a.key),
+            priority=a.priority,
+        )
         for a in ACTIONS
         if a.key
     ]
@@ -375,7 +392,12 @@ class CursorishApp(App[int]):
             self.say(f"queued for {row.id}: delivered at its next planner turn", timeout=4)
 
     def action_focus_chat(self) -> None:
-        self.chat_input.focus()
+        # A priority binding focusing at once (not at call_later): keys typed right after `i`
+        # are already queued and must land in the input line, not on the agents table's
+        # bindings. Where `i` is text (an input has focus, a dialog is open) it is passed on.
+        if not self._on_main_screen() or isinstance(self.focused, Input | TextArea):
+            raise SkipAction
+        self.screen.set_focus(self.chat_input)
 
     def action_approve_plan(self) -> None:
         row = self.panel.selected
@@ -400,7 +422,7 @@ class CursorishApp(App[int]):
         chat = self.chat_input
         chat.load_text(str(stored["plan"]))
         chat.border_title = f"Plan of {row.id} (enter approves it as edited)"
-        chat.focus()
+        self.screen.set_focus(chat)
 
     def _attend(self, events: list[Any]) -> None:
         """Mark agents that need the user; bell and desktop notification (attention.py)."""
@@ -571,10 +593,10 @@ class CursorishApp(App[int]):
         self.theme = LIGHT if self.current_theme.dark else DARK
 
     def action_focus_transcript(self) -> None:
-        self.transcript.focus()
+        self.screen.set_focus(self.transcript)
 
     def action_focus_agents(self) -> None:
-        self.panel.table.focus()
+        self.screen.set_focus(self.panel.table)
 
     # -- review ------------------------------------------------------------------------------
 

@@ -231,3 +231,25 @@ def test_transcript_with_input_line_snapshot(
         await pilot.pause(0.1)
 
     assert snap_compare(seeded(make_setup), terminal_size=size, run_before=typing)
+
+
+async def test_keys_typed_right_after_i_land_in_the_input_line(
+    scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    """Typeahead: `i` and the message arrive in one burst (a fast typist, a busy machine); the
+    keys after `i` go to the input line, not to the agents table (where `n` opens a dialog)."""
+    from textual import events
+
+    server = scripted_server([*EDIT_TURNS])
+    app = CursorishApp(make_setup(server))
+    async with app.run_test(size=(100, 34)) as pilot:
+        await start(pilot, "say hi in it")  # `i` typed in the dialog is text, not the binding
+        await wait_for(pilot, lambda: "say hi in it" in screen_text(app), what="the task")
+        assert app._driver is not None
+        for key in "inow":  # as the terminal driver delivers them, without waiting in between
+            event = events.Key(key, key)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await pilot.pause()
+        assert not isinstance(app.screen, NewAgentScreen)
+        assert app.chat_input.text == "now"
