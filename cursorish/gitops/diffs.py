@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursorish.gitops.runner import add_all, git_out, run_git
+from cursorish.gitops.runner import add_all, copy_index, git_out, run_git
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def worktree_tree(wt_path: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="cursorish-index-") as tmp:
         tmp_index = Path(tmp) / "index"
         if index.exists():
-            shutil.copyfile(index, tmp_index)  # keeps stat info: only changed files get hashed
+            copy_index(index, tmp_index)
         env = {"GIT_INDEX_FILE": str(tmp_index)}
         add_all(wt_path, env=env)
         return git_out(wt_path, "write-tree", env=env)

@@ -26,7 +26,7 @@ from pathlib import Path
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops.hunks import DIFF_OPTIONS, FileDiff, parse_diff
 from cursorish.gitops.repo import RepoInfo
-from cursorish.gitops.runner import NO_HOOKS, GitError, add_all, git_out, run_git
+from cursorish.gitops.runner import NO_HOOKS, GitError, add_all, copy_index, git_out, run_git
 from cursorish.gitops.worktrees import list_worktrees
 
 # Written in W's own git dir when its index was set up for review: a worktree re-created
@@ -162,7 +162,7 @@ def _index_copy(wt: Path) -> Iterator[dict[str, str]]:
         tmp_index = Path(tmp) / "index"
         env = {"GIT_INDEX_FILE": str(tmp_index)}
         if index.exists():
-            shutil.copyfile(index, tmp_index)
+            copy_index(index, tmp_index)
         else:
             run_git(wt, "read-tree", "--empty", env=env)
         yield env

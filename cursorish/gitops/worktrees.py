@@ -27,7 +27,15 @@ from pathlib import Path
 
 from cursorish.errors import CursorishError
 from cursorish.gitops.repo import RepoInfo, branch_exists, rev_parse_commit
-from cursorish.gitops.runner import NO_HOOKS, GitError, add_all, git_out, run_git, split_z
+from cursorish.gitops.runner import (
+    NO_HOOKS,
+    GitError,
+    add_all,
+    copy_index,
+    git_out,
+    run_git,
+    split_z,
+)
 
 BRANCH_PREFIX = "cursorish/"
 # The agent's own index file, in the worktree's git dir (see `agent_index_env`).
@@ -163,7 +171,6 @@ def _register(root: Path, *, agent_id: str, branch: str, dest: Path, sha: str) -
 
 def _cleanup_failed(root: Path, dest: Path, branch: str) -> None:
     import contextlib
-    import shutil
 
     if dest.exists():
         shutil.rmtree(dest, ignore_errors=True)
@@ -369,7 +376,7 @@ def agent_index_env(
         # A new copy of the real index: it must be set to HEAD whatever the marker says.
         real = git_dir / "index"
         if real.exists():
-            shutil.copyfile(real, path)
+            copy_index(real, path)
         sync = True
     elif sync and head is not None and _read_marker(marker) == head:
         sync = False

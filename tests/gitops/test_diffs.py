@@ -9,6 +9,7 @@ from cursorish.gitops.diffs import FileStat, diff_stats, worktree_tree
 from cursorish.gitops.repo import open_repo
 from cursorish.gitops.worktrees import commit_all, create_worktree
 from tests.conftest import git
+from tests.gitops.racy import same_size_edit_in_the_index_second
 
 MakeRepo = Callable[..., Path]
 LONG = "".join(f"line {i}\n" for i in range(20))
@@ -64,3 +65,14 @@ def test_working_tree_stats_leave_the_index_alone(tmp_path: Path, make_repo: Mak
     commit_all(dest, "all")
     assert git(dest, "rev-parse", "HEAD^{tree}").strip() == tree
     assert [s.path for s in diff_stats(dest, info.head_commit)] == ["a.py", "new.py"]
+
+
+def test_worktree_tree_sees_a_same_size_edit_in_the_index_second(
+    tmp_path: Path, make_repo: MakeRepo
+) -> None:
+    repo = make_repo(tmp_path, {"app.py": "X = 1\n"})
+    dest = tmp_path / "wt"
+    info = open_repo(repo)
+    create_worktree(info, agent_id="racy01", base_commit=info.head_commit, dest=dest)
+    same_size_edit_in_the_index_second(dest, "app.py", "X = 2\n")
+    assert git(dest, "show", f"{worktree_tree(dest)}:app.py") == "X = 2\n"

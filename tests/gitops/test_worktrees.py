@@ -26,6 +26,7 @@ from cursorish.gitops.worktrees import (
     unused_agent_id,
 )
 from tests.conftest import git, snapshot
+from tests.gitops.racy import same_size_edit_in_the_index_second
 
 MakeRepo = Callable[..., Path]
 
@@ -195,6 +196,19 @@ def test_private_index_starts_from_a_commit_made_meanwhile(repo: Path, tmp_path:
         "a.py",
         "c.py",
     ]
+
+
+def test_a_same_size_edit_in_the_index_second_is_committed(repo: Path, tmp_path: Path) -> None:
+    """The private index is a copy of the real one that keeps its mtime: a copy dated now made
+    git trust the stat info and commit the base content, once in ~40 runs (when a second
+    ended between the checkout and the copy)."""
+    info = open_repo(repo)
+    dest = tmp_path / "wt"
+    create_worktree(info, agent_id="d2d2d2", base_commit=info.head_commit, dest=dest)
+    same_size_edit_in_the_index_second(dest, "src/app.py", "def main():\n    return 7\n")
+    sha = commit_all(dest, "agent", private_index=True)
+    assert sha is not None
+    assert git(dest, "show", f"{sha}:src/app.py") == "def main():\n    return 7\n"
 
 
 def test_private_index_seeded_from_a_real_index_behind_the_files(
