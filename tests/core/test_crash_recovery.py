@@ -139,14 +139,14 @@ def test_agents_cancel_from_another_process(
     with ScriptedServer([{**finish(), "delay_s": 60}]) as server:
         proc = _start(root, server, "cancel me")
         agent_id = _wait_agent(root, proc, lambda _s, row: row["state"] == "planning")
-        started = time.monotonic()
         assert main(["agents", "cancel", agent_id, "--repo", str(root)]) == 0
         assert "cancel requested" in capsys.readouterr().out
         try:
-            proc.wait(20)
+            # The planner's answer would take 60 s: ending well within that is the cancel (the
+            # margin is wide for a loaded machine; a wait that runs out fails the test).
+            proc.wait(40)
         finally:
             proc.kill()
-        assert time.monotonic() - started < 15
     assert _agents_json(root, capsys)[agent_id]["state"] == "cancelled"
 
 
