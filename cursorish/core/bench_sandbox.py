@@ -63,7 +63,7 @@ def _isolated_home(base: Path) -> Iterator[None]:
 
 
 def _time(argv: list[str], wt: Path, repo: Path, sandboxed: bool) -> float:
-    from cursorish.core.commands import run_in_worktree
+    from cursorish.core.command_runner import run_in_worktree
     from cursorish.core.sandbox import SandboxPolicy
 
     start = time.perf_counter()

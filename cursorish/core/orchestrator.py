@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cursorish.core import cpu_slots
 from cursorish.core.agent import (
     BUDGET,
     CANCELLED,
@@ -43,7 +44,7 @@ from cursorish.core.agent import (
     AgentOutcome,
     in_thread,
 )
-from cursorish.core.commands import WITH_NETWORK, Approval
+from cursorish.core.command_runner import WITH_NETWORK, Approval
 from cursorish.core.conversation import PLAN_INSTRUCTIONS, extract_plan
 from cursorish.core.events import Event, EventSink
 from cursorish.core.profiles import (
@@ -53,10 +54,16 @@ from cursorish.core.profiles import (
     project_instructions,
 )
 from cursorish.core.sandbox import SandboxPolicy
-from cursorish.core.text import first_line
 from cursorish.core.tools import ToolBox, ToolContext
 from cursorish.core.workspace import WorkspaceGate
 from cursorish.errors import CursorishError, ExitCode
+from cursorish.gitops.agent_branch import (
+    commit_checkpoint,
+    file_stats,
+    final_message,
+    finalize_branch,
+    reattach_worktree,
+)
 from cursorish.gitops.repo import RepoInfo
 from cursorish.planner.client import Planner, PlannerSettings
 from cursorish.store.db import Store, now
@@ -64,7 +71,6 @@ from cursorish.store.db import Store, now
 T = TypeVar("T")
 # A new agent's first planner turn: (repository overview, project instructions).
 Briefing = tuple[str, str]
-CHECKPOINT_PREFIX = "cursorish checkpoint:"
 CANCEL_POLL_S = 0.5
 
 
@@ -398,7 +404,7 @@ class Orchestrator:
 
     async def _take_over(self, agent_id: str, dest: Path, branch: str, **fields: Any) -> None:
         """Re-attach an ended agent's worktree and make this process its owner again."""
-        await in_thread(self._reattach_worktree, dest, branch, agent_id)
+        await in_thread(reattach_worktree, self.repo.root, dest, branch, agent_id)
         self.store.update_agent(
             agent_id,
             pid=self._pid,
@@ -657,9 +663,12 @@ class Orchestrator:
                     raise cancelled
                 return  # nothing was edited: every writing tool waits for a ready worktree
         # Even a cancelled or failed agent keeps its work: commit what reached the worktree.
-        message = _commit_message(report.task, agent_id, outcome)
+        message = final_message(
+            report.task, agent_id, outcome.status, outcome.summary, outcome.error
+        )
+        finalize = functools.partial(finalize_branch, hold=cpu_slots.TOOL_SLOTS.held)
         try:
-            report.commit = await settled(finalize_branch, dest, report.base_commit, message)
+            report.commit = await settled(finalize, dest, report.base_commit, message)
             report.files = await settled(file_stats, dest, report.base_commit)
         except asyncio.CancelledError:
             pass  # the commit itself finished (settled waits for it)
@@ -813,45 +822,6 @@ class Orchestrator:
                 self.repo, agent_id=agent_id, base_commit=base, dest=dest, branch=branch
             )
 
-    def _reattach_worktree(self, dest: Path, branch: str, agent_id: str) -> None:
-        """Make sure the agent's worktree exists on its branch (re-adding it if it is gone)."""
-        from cursorish.core.lifecycle import git_worktrees
-        from cursorish.gitops.repo import branch_exists
-        from cursorish.gitops.runner import NO_HOOKS, GitError, run_git
-
-        known = git_worktrees(self.repo)
-        real = Path(os.path.realpath(dest))
-        if real in known and dest.is_dir():
-            if known[real] != branch:
-                raise CursorishError(
-                    f"the worktree {dest} of agent {agent_id} is not on its branch {branch} "
-                    f"(it is on {known[real] or 'a detached HEAD'}); check it out there first",
-                    ExitCode.BAD_ARGS,
-                )
-            return
-        if not branch_exists(self.repo.root, branch):
-            raise CursorishError(
-                f"agent {agent_id} cannot be resumed: its worktree {dest} and its branch "
-                f"{branch} are both gone",
-                ExitCode.BAD_ARGS,
-            )
-        for path, other in known.items():
-            if other == branch:
-                raise CursorishError(
-                    f"agent {agent_id} cannot be resumed: its branch {branch} is checked out in "
-                    f"{path}; switch that checkout to another branch first",
-                    ExitCode.BAD_ARGS,
-                )
-        run_git(self.repo.root, "worktree", "prune")
-        try:
-            run_git(
-                self.repo.root, "worktree", "add", "--quiet", str(dest), branch, config=NO_HOOKS
-            )
-        except GitError as exc:
-            raise CursorishError(
-                f"cannot re-create the worktree of agent {agent_id}: {exc.stderr.strip()}"
-            ) from None
-
     def _ask(self, agent_id: str, command: str) -> Approval:
         assert self.ask is not None
         self.emit(Event("asking", agent_id, {"command": command}))
@@ -892,7 +862,7 @@ class Orchestrator:
         )
 
         async def checkpoint(tool: str, path: str) -> None:
-            sha = await settled(commit_checkpoint, dest, path, f"{CHECKPOINT_PREFIX} {tool} {path}")
+            sha = await settled(cpu_slots.TOOL_SLOTS.run(commit_checkpoint), dest, tool, path)
             if sha:
                 self.emit(Event("checkpoint", agent_id, {"commit": sha, "path": path}))
 
@@ -925,63 +895,3 @@ def _repo_map_maker(
         return repo_map_for_commit(repo_root, base_commit, task, budget_tokens)
 
     return make
-
-
-# -- git steps (run in threads) -------------------------------------------------------------
-
-
-def commit_checkpoint(dest: Path, path: str, message: str) -> str | None:
-    from cursorish.core import cpu_slots
-    from cursorish.gitops.worktrees import commit_paths
-
-    with cpu_slots.TOOL_SLOTS.held():
-        return commit_paths(dest, [path], message, private_index=True)
-
-
-def finalize_branch(dest: Path, base: str, message: str) -> str | None:
-    """Commit what is left, then squash this run's trailing checkpoint commits into one commit.
-
-    Only checkpoint commits are squashed (a commit the user made on the branch in review is
-    kept). Returns the branch's final commit when the branch moved past `base`, else None.
-    Like every agent commit this goes through the agent's private index: the worktree's real
-    index is the review's (base + what the user accepted) and is never touched here.
-    """
-    from cursorish.core import cpu_slots
-    from cursorish.gitops.runner import git_out, run_git
-    from cursorish.gitops.worktrees import commit_all, commit_staged
-
-    with cpu_slots.TOOL_SLOTS.held():
-        commit_all(dest, f"{CHECKPOINT_PREFIX} final", private_index=True)
-    _, out, _ = run_git(dest, "log", "--format=%H%x00%P%x00%s%x1e", f"{base}..HEAD")
-    squash_to: str | None = None
-    for record in out.decode("utf-8", "replace").split("\x1e"):
-        parts = record.strip().split("\x00")
-        if len(parts) < 3:
-            continue
-        _sha, parents, subject = parts
-        if not subject.startswith(CHECKPOINT_PREFIX) or len(parents.split()) != 1:
-            break
-        squash_to = parents
-    if squash_to is not None:
-        run_git(dest, "reset", "--soft", "--quiet", squash_to)
-        commit_staged(dest, message, private_index=True)
-    head = git_out(dest, "rev-parse", "HEAD")
-    return None if head == base else head
-
-
-def file_stats(dest: Path, base: str) -> list[dict[str, Any]]:
-    from cursorish.gitops.diffs import diff_stats
-
-    return [
-        {"path": s.path, "added": s.added, "deleted": s.deleted, "status": s.status}
-        for s in diff_stats(dest, base, "HEAD")
-    ]
-
-
-def _commit_message(task: str, agent_id: str, outcome: AgentOutcome) -> str:
-    title = first_line(task) or "cursorish agent"
-    if len(title) > 72:
-        title = title[:69] + "..."
-    body = outcome.summary.strip() or outcome.error.strip()
-    trailer = f"Cursorish-Agent: {agent_id}\nCursorish-Status: {outcome.status}"
-    return f"{title}\n\n{body}\n\n{trailer}" if body else f"{title}\n\n{trailer}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from cursorish.core.commands import CommandResult, run_in_worktree
+from cursorish.core.command_runner import CommandResult, run_in_worktree
 from cursorish.core.local_files import record_local_files
 from cursorish.core.paths import resolve_in_worktree
 from cursorish.core.resources import data_dir

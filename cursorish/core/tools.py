@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from cursorish.apply.textio import is_binary, write_atomic
 from cursorish.context.search import glob_filter
-from cursorish.core.commands import (
+from cursorish.core.command_runner import (
     DEFAULT_ALLOWLIST,
     WITH_NETWORK,
     Approval,

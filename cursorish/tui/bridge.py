@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from cursorish.core.commands import WITH_NETWORK, Approval
+from cursorish.core.command_runner import WITH_NETWORK, Approval
 from cursorish.core.events import Event
 from cursorish.errors import CursorishError, ExitCode
 

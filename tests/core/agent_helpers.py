@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cursorish.core.commands import DEFAULT_ALLOWLIST
+from cursorish.core.command_runner import DEFAULT_ALLOWLIST
 from cursorish.core.events import Event
 from cursorish.core.orchestrator import AgentReport, Orchestrator, RunSettings
 from cursorish.core.profiles import Budgets, load_profile

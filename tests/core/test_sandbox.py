@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cursorish.cli import main
-from cursorish.core.commands import run_in_worktree
+from cursorish.core.command_runner import run_in_worktree
 from cursorish.core.config import load_config, user_config_path
 from cursorish.core.sandbox import (
     OFF_WARNING,

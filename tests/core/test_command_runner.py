@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.commands import (
+from cursorish.core.command_runner import (
     DEFAULT_ALLOWLIST,
     CommandRefused,
     check_policy,
