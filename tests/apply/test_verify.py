@@ -270,3 +270,37 @@ def test_a_chunk_placed_only_by_bracket_lines_does_not_replace_an_entry() -> Non
     assert reason is not None and "bracket lines" in reason
     added = original.replace(b_entry, b_entry + '  {\n    name: "new",\n  },\n')
     assert verify_merge(original, sketch, added, path="m.ts") is None
+
+
+def test_original_lines_kept_after_a_new_return_are_refused() -> None:
+    # The sketch writes the function's new end and leaves its old body out: keeping the old
+    # lines after the new `return` would leave code that never runs.
+    sketch = """\
+# ... existing code ...
+def load(path):
+    return open(path).read()
+# ... existing code ...
+"""
+    bad = ORIGINAL.replace("def load(path):\n", "def load(path):\n    return open(path).read()\n")
+    reason = verify_merge(ORIGINAL, sketch, bad, path="m.py")
+    assert reason is not None
+    assert "would never run" in reason
+    good = ORIGINAL.replace(
+        "    with open(path) as handle:\n        data = handle.read()\n    return data.strip()\n",
+        "    return open(path).read()\n",
+    )
+    assert verify_merge(ORIGINAL, sketch, good, path="m.py") is None
+    # A `return` that goes on over the next lines, or one before another branch, is fine.
+    branch = ORIGINAL.replace(
+        "    return data.strip()\n",
+        "    if not data:\n        return ''\n    return data.strip()\n",
+    )
+    sketch2 = """\
+# ... existing code ...
+        data = handle.read()
+    if not data:
+        return ''
+    return data.strip()
+# ... existing code ...
+"""
+    assert verify_merge(ORIGINAL, sketch2, branch, path="m.py") is None
