@@ -96,9 +96,9 @@ def run_agents_command(ns: argparse.Namespace) -> int:
 def _resume(ns: argparse.Namespace) -> int:
     import asyncio
 
-    from cursorish.core.config import load_config
+    from cursorish.config import load_config
+    from cursorish.config.settings import build_settings, flags_from
     from cursorish.core.orchestrator import Orchestrator
-    from cursorish.core.settings import build_settings, flags_from
     from cursorish.headless import Printer, print_reports, warn, warn_untrusted
 
     with open_repo_store(ns.repo) as (repo, store):

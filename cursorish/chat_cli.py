@@ -26,7 +26,7 @@ POLL_S = (0.05, 0.1, 0.2, 0.5)  # waiting for delivery: quick at first, then at 
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:
-    from cursorish.core.settings import open_repo_and_config
+    from cursorish.config.settings import open_repo_and_config
     from cursorish.headless import Printer
     from cursorish.store.db import Store
 
@@ -76,8 +76,8 @@ def _continue(
     message: str,
 ) -> int:
     """Continue an ended agent with `message`, in this process, and report as a task does."""
+    from cursorish.config.settings import build_settings
     from cursorish.core.orchestrator import Orchestrator
-    from cursorish.core.settings import build_settings
     from cursorish.headless import print_reports, warn, warn_untrusted
 
     settings = build_settings(cfg, repo.root, warn=warn)

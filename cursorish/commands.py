@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cursorish.core.settings import flags_from
+from cursorish.config.settings import flags_from
 from cursorish.errors import CursorishError, ExitCode
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def plan_mode(ns: argparse.Namespace, settings: RunSettings) -> bool:
 
 
 def cmd_task(ns: argparse.Namespace) -> int:
-    from cursorish.core.settings import build_settings, open_repo_and_config
+    from cursorish.config.settings import build_settings, open_repo_and_config
     from cursorish.headless import Printer, run_headless, warn, warn_untrusted
     from cursorish.store.db import Store
 
@@ -71,7 +71,7 @@ def cmd_task(ns: argparse.Namespace) -> int:
 
 
 def cmd_config(ns: argparse.Namespace) -> int:
-    from cursorish.core.config import load_config
+    from cursorish.config import load_config
     from cursorish.gitops.repo import open_repo
 
     try:

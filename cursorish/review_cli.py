@@ -318,9 +318,9 @@ def _revise_callback(
     still reviews, it just cannot send feedback."""
     if session.agent_id is None:
         return None
-    from cursorish.core.config import load_config
+    from cursorish.config import load_config
+    from cursorish.config.settings import build_settings
     from cursorish.core.orchestrator import Orchestrator
-    from cursorish.core.settings import build_settings
     from cursorish.headless import warn
 
     row = store.agent(session.agent_id) or {}

@@ -2,145 +2,103 @@
 
 Every value remembers where it came from so `cursorish config` can say so. Secrets (API keys)
 are never stored in the effective config's printable form: they are reported as set/unset.
+The repository's layer passes a gate first: keys that widen what runs need the user's trust
+(core/trust.py), and some keys only the user may set at all.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+from cursorish.config.keys import (
+    PROVIDER_KEY_VARS,
+    SETTINGS,
+    SETTINGS_BY_KEY,
+    TABLES,
+    USER_ONLY_KEYS,
+    coerce,
+    show,
+)
 from cursorish.errors import ConfigError
 
 
-@dataclass(frozen=True)
-class Setting:
-    """One configuration key: its type, default, environment variable and help text."""
-
-    key: str
-    kind: type
-    default: Any
-    env: str | None
-    help: str
-    secret: bool = False
+@dataclass
+class _Entry:
+    value: Any
+    source: str  # "default", a file, "$VARIABLE", "--flag", or who overrode it
 
 
-SETTINGS: tuple[Setting, ...] = (
-    Setting("planner", str, "", "CURSORISH_PLANNER", "litellm model string of the planner"),
-    Setting("api_base", str, "", "CURSORISH_API_BASE", "OpenAI-compatible base URL"),
-    Setting("api_key", str, "", "CURSORISH_API_KEY", "API key for api_base", secret=True),
-    Setting("apply_engine", str, "auto", "CURSORISH_APPLY_ENGINE", "auto|deterministic|model"),
-    Setting("apply_model", str, "", "CURSORISH_APPLY_MODEL", "path of a GGUF apply model"),
-    Setting("apply_api_base", str, "", "CURSORISH_APPLY_API_BASE", "remote apply endpoint"),
-    Setting(
-        "apply_remote_model", str, "", "CURSORISH_APPLY_REMOTE_MODEL", "model id at the endpoint"
-    ),
-    Setting(
-        "apply_remote_format",
-        str,
-        "",
-        "CURSORISH_APPLY_REMOTE_FORMAT",
-        "fastapply|morph|relace|openai-predicted (remote apply prompt format)",
-    ),
-    Setting(
-        "apply_api_key",
-        str,
-        "",
-        "CURSORISH_APPLY_API_KEY",
-        "key for the apply endpoint",
-        secret=True,
-    ),
-    Setting("profile", str, "default", "CURSORISH_PROFILE", "agent profile name"),
-    Setting("concurrency", int, 8, "CURSORISH_CONCURRENCY", "agents running at once"),
-    Setting("max_steps", int, 0, "CURSORISH_MAX_STEPS", "planner steps per agent (0: profile)"),
-    Setting("max_tokens", int, 0, "CURSORISH_MAX_TOKENS", "tokens per agent (0: profile)"),
-    Setting("max_cost_usd", float, 0.0, "CURSORISH_MAX_COST", "USD per agent (0: profile)"),
-    Setting("max_wall_s", float, 0.0, "CURSORISH_MAX_WALL", "seconds per agent (0: profile)"),
-    Setting("command_policy", str, "allowlist", "CURSORISH_COMMAND_POLICY", "allowlist|deny|ask"),
-    Setting("command_allowlist", list, [], None, "extra command prefixes allowed headless"),
-    Setting("command_timeout_s", float, 120.0, "CURSORISH_COMMAND_TIMEOUT", "run_command timeout"),
-    Setting("sandbox", str, "on", "CURSORISH_SANDBOX", "on|off: the OS sandbox (user only)"),
-    Setting("sandbox_network", bool, False, "CURSORISH_SANDBOX_NETWORK", "network in the sandbox"),
-    Setting("sandbox_deny", list, [], None, "paths hidden from the sandbox (added to defaults)"),
-    Setting("sandbox_env_deny", list, [], None, "env var globs scrubbed (added to defaults)"),
-    Setting("sandbox_cpu_s", int, 900, "CURSORISH_SANDBOX_CPU_S", "CPU seconds per process"),
-    Setting("sandbox_memory_mb", int, 8192, "CURSORISH_SANDBOX_MEMORY_MB", "data MB per process"),
-    Setting("sandbox_processes", int, 1024, "CURSORISH_SANDBOX_PROCESSES", "tasks per command"),
-    Setting("sandbox_tmp_mb", int, 1024, "CURSORISH_SANDBOX_TMP_MB", "size of the private /tmp"),
-    Setting(
-        "expose_local_files",
-        list,
-        [],
-        "CURSORISH_EXPOSE_LOCAL_FILES",
-        "provisioned local files the planner may read (names or globs, * for all; user only)",
-    ),
-    Setting("stream", bool, True, "CURSORISH_STREAM", "stream planner responses"),
-    Setting("planner_timeout_s", float, 120.0, "CURSORISH_PLANNER_TIMEOUT", "per request"),
-    Setting("planner_retries", int, 4, "CURSORISH_PLANNER_RETRIES", "retries on 429/5xx"),
-)
-SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
-# Tables a config file may hold that their own modules read (`[mcp_servers.NAME]`: cursorish/mcp).
-TABLES = frozenset({"mcp_servers"})
-
-# The providers' usual key variables: shown as set/unset by `cursorish config`, never printed.
-PROVIDER_KEY_VARS = (
-    "ANTHROPIC_API_KEY",
-    "OPENAI_API_KEY",
-    "GEMINI_API_KEY",
-    "MISTRAL_API_KEY",
-    "GROQ_API_KEY",
-    "DEEPSEEK_API_KEY",
-    "OPENROUTER_API_KEY",
-    "TOGETHERAI_API_KEY",
-    "XAI_API_KEY",
-    "AZURE_API_KEY",
-)
+def _defaults() -> dict[str, _Entry]:
+    return {s.key: _Entry(s.default, "default") for s in SETTINGS}
 
 
 @dataclass
 class Config:
-    """The effective configuration and, per key, the source of its value."""
+    """The effective configuration: per key, a value of the key's type and where it came from.
 
-    values: dict[str, Any] = field(default_factory=dict)
-    sources: dict[str, str] = field(default_factory=dict)
+    A value changes only through `override`, which checks its type and records its source,
+    so `cursorish config` can always say why a value is what it is."""
+
+    _entries: dict[str, _Entry] = field(default_factory=_defaults)
     files: list[Path] = field(default_factory=list)
     # Values of a repository file that did not take effect: (key, shown value, file, why).
     ignored: list[tuple[str, str, str, str]] = field(default_factory=list)
 
+    def override(self, key: str, raw: Any, source: str) -> None:
+        """Set `key` from `raw` (checked and converted to the key's type; a ConfigError names
+        `source`), remembering `source` as where the value came from."""
+        self._entries[key] = _Entry(coerce(SETTINGS_BY_KEY[key], raw, source), source)
+
     def __getitem__(self, key: str) -> Any:
-        return self.values[key]
+        return self._entries[key].value
+
+    def source(self, key: str) -> str:
+        return self._entries[key].source
+
+    def is_default(self, key: str) -> bool:
+        return self._entries[key].source == "default"
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        """Read-only: key -> value."""
+        return MappingProxyType({k: e.value for k, e in self._entries.items()})
+
+    @property
+    def sources(self) -> Mapping[str, str]:
+        """Read-only: key -> where its value came from."""
+        return MappingProxyType({k: e.source for k, e in self._entries.items()})
 
     def get_str(self, key: str) -> str:
-        return str(self.values[key])
+        return str(self[key])
 
     def get_int(self, key: str) -> int:
-        return int(self.values[key])
+        return int(self[key])
 
     def get_float(self, key: str) -> float:
-        return float(self.values[key])
+        return float(self[key])
+
+    def get_bool(self, key: str) -> bool:
+        return bool(self[key])
+
+    def get_list(self, key: str) -> tuple[str, ...]:
+        return tuple(str(v) for v in self[key])
 
     def printable(self) -> list[tuple[str, str, str]]:
         """(key, value, source) rows with secrets masked."""
         rows = []
         for s in SETTINGS:
-            value = self.values[s.key]
-            shown = ("set" if value else "not set") if s.secret else _show(value)
-            rows.append((s.key, shown, self.sources[s.key]))
+            value = self[s.key]
+            shown = ("set" if value else "not set") if s.secret else show(value)
+            rows.append((s.key, shown, self.source(s.key)))
         for var in PROVIDER_KEY_VARS:
             rows.append((var, "set" if os.environ.get(var) else "not set", "environment"))
         return rows
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "(empty)"
-    return str(value) if value != "" else "(unset)"
 
 
 def user_config_path() -> Path:
@@ -150,60 +108,6 @@ def user_config_path() -> Path:
 
 def repo_config_path(repo_root: Path) -> Path:
     return repo_root / ".cursorish" / "config.toml"
-
-
-# The smallest value each numeric key may take (a budget of 0 means "the profile's").
-_MINIMUM: dict[str, tuple[float, bool]] = {  # key -> (bound, whether the bound itself is allowed)
-    "concurrency": (1, True),
-    "max_steps": (0, True),
-    "max_tokens": (0, True),
-    "max_cost_usd": (0, True),
-    "max_wall_s": (0, True),
-    "command_timeout_s": (0, False),
-    "planner_timeout_s": (0, False),
-    "planner_retries": (0, True),
-    "sandbox_cpu_s": (1, True),
-    "sandbox_memory_mb": (16, True),
-    "sandbox_processes": (8, True),
-    "sandbox_tmp_mb": (1, True),
-}
-
-
-def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
-    value = _coerce_kind(setting, raw, origin)
-    if setting.kind in (int, float):
-        if not math.isfinite(value):
-            raise ConfigError(f"{origin}: {setting.key} must be a finite number, got {raw!r}")
-        bound, inclusive = _MINIMUM.get(setting.key, (-math.inf, True))
-        if value < bound or (value == bound and not inclusive):
-            least = f"at least {bound:g}" if inclusive else f"more than {bound:g}"
-            raise ConfigError(f"{origin}: {setting.key} must be {least}, got {raw!r}")
-    return value
-
-
-def _coerce_kind(setting: Setting, raw: Any, origin: str) -> Any:
-    try:
-        if setting.kind is bool:
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in ("1", "true", "yes", "on"):
-                return True
-            if text in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(raw)
-        if setting.kind is list:
-            if isinstance(raw, list):
-                return [str(x) for x in raw]
-            return [part.strip() for part in str(raw).split(",") if part.strip()]
-        if setting.kind is int and isinstance(raw, bool):
-            raise ValueError(raw)
-        return setting.kind(raw)
-    except (TypeError, ValueError):
-        kind = {int: "an integer", float: "a number", bool: "true or false", list: "a list"}
-        raise ConfigError(
-            f"{origin}: {setting.key} must be {kind.get(setting.kind, 'text')}, got {raw!r}"
-        ) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -228,10 +132,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return data
 
 
-# Keys only the user may set (user file, environment, flags), never a repository file.
-USER_ONLY_KEYS = frozenset({"expose_local_files", "sandbox", "sandbox_network", "mcp_servers"})
-
-
 def _gate_repo_layer(
     cfg: Config, repo_root: Path, path: Path, data: dict[str, Any]
 ) -> dict[str, Any]:
@@ -251,7 +151,7 @@ def _gate_repo_layer(
     kept: dict[str, Any] = {}
     for key, raw in data.items():
         if key in USER_ONLY_KEYS:
-            shown = printable(_show(raw))
+            shown = printable(show(raw))
             cfg.ignored.append((key, shown, str(path), "ignored (user config only)"))
             continue
         if config_key_widens(key, raw):
@@ -261,7 +161,7 @@ def _gate_repo_layer(
                 except OSError:
                     trusted = False
             if not trusted:
-                cfg.ignored.append((key, printable(_show(raw)), str(path), UNTRUSTED))
+                cfg.ignored.append((key, printable(show(raw)), str(path), UNTRUSTED))
                 continue
         kept[key] = raw
     return kept
@@ -275,9 +175,6 @@ def load_config(
     """Build the effective configuration; `flags` holds only the flags the user gave."""
     env = os.environ if environ is None else environ
     cfg = Config()
-    for s in SETTINGS:
-        cfg.values[s.key] = s.default
-        cfg.sources[s.key] = "default"
     layers: list[tuple[str, dict[str, Any]]] = []
     user_path = user_config_path()
     layers.append((str(user_path), _read_toml(user_path)))
@@ -293,17 +190,14 @@ def load_config(
         for key, raw in data.items():
             if key in TABLES:
                 continue
-            cfg.values[key] = _coerce(SETTINGS_BY_KEY[key], raw, origin)
-            cfg.sources[key] = origin
+            cfg.override(key, raw, origin)
     for s in SETTINGS:
         if s.env and env.get(s.env, "") != "":
-            cfg.values[s.key] = _coerce(s, env[s.env], f"${s.env}")
-            cfg.sources[s.key] = f"${s.env}"
+            cfg.override(s.key, env[s.env], f"${s.env}")
     for key, raw in (flags or {}).items():
         if raw is None:
             continue
-        cfg.values[key] = _coerce(SETTINGS_BY_KEY[key], raw, f"--{key.replace('_', '-')}")
-        cfg.sources[key] = f"--{key.replace('_', '-')}"
+        cfg.override(key, raw, f"--{key.replace('_', '-')}")
     return cfg
 
 

@@ -1,7 +1,7 @@
 """The settings of a run, built from the layered configuration: one place for every front end.
 
 The headless CLI, the app, the demo, `agents resume`, review feedback and `chat` all turn a
-`Config` (flags > environment > repository > user > defaults, see core/config.py) and the
+`Config` (flags > environment > repository > user > defaults, see config/layers.py) and the
 chosen agent profile into the same `RunSettings`. Everything that can be wrong with them
 (no planner, an unknown profile or engine, a sandbox that cannot start, a malformed MCP file)
 is raised here, before any worktree exists. Nothing is printed: a warning goes to the `warn`
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cursorish.errors import ConfigError
 
 if TYPE_CHECKING:
-    from cursorish.core.config import Config
+    from cursorish.config.layers import Config
     from cursorish.core.orchestrator import RunSettings
     from cursorish.core.profiles import Profile
     from cursorish.core.sandbox import SandboxPolicy
@@ -55,7 +55,7 @@ def flags_from(ns: object) -> dict[str, Any]:
 
 def open_repo_and_config(ns: RunOptions) -> tuple[RepoInfo, Config]:
     """The repository `ns.repo` names and its configuration with `ns`'s flags on top."""
-    from cursorish.core.config import load_config
+    from cursorish.config.layers import load_config
     from cursorish.gitops.repo import open_repo
 
     repo = open_repo(Path(ns.repo).expanduser())
@@ -67,18 +67,18 @@ def build_settings(cfg: Config, repo_root: Path, *, warn: Callable[[str], None])
 
     `warn` gets the lines a user must see on every run (the sandbox is off)."""
     from cursorish.apply.engines import ENGINES
-    from cursorish.core.commands import DEFAULT_ALLOWLIST
-    from cursorish.core.config import require_planner
+    from cursorish.config.layers import require_planner
+    from cursorish.core.command_runner import DEFAULT_ALLOWLIST
     from cursorish.core.orchestrator import RunSettings
     from cursorish.core.profiles import Budgets, load_profile
     from cursorish.planner.client import PlannerSettings
 
     profile = load_profile(cfg.get_str("profile"), repo_root)
     if not cfg.get_str("planner") and profile.planner:
-        cfg.values["planner"], cfg.sources["planner"] = profile.planner, str(profile.source)
+        cfg.override("planner", profile.planner, str(profile.source))
     model = require_planner(cfg)
     engine = cfg.get_str("apply_engine")
-    if cfg.sources["apply_engine"] == "default" and profile.apply_engine:
+    if cfg.is_default("apply_engine") and profile.apply_engine:
         engine = profile.apply_engine
     if engine not in ENGINES:
         choices = f"{', '.join(ENGINES[:-1])} or {ENGINES[-1]}"
@@ -101,16 +101,16 @@ def build_settings(cfg: Config, repo_root: Path, *, warn: Callable[[str], None])
             api_key=cfg.get_str("api_key") or None,
             timeout_s=cfg.get_float("planner_timeout_s"),
             max_retries=cfg.get_int("planner_retries"),
-            stream=bool(cfg["stream"]),
+            stream=cfg.get_bool("stream"),
         ),
         profile=profile,
         budgets=budgets,
         apply_engine=engine,
         command_policy=policy,
-        command_allowlist=DEFAULT_ALLOWLIST + tuple(cfg["command_allowlist"]),
+        command_allowlist=DEFAULT_ALLOWLIST + cfg.get_list("command_allowlist"),
         command_timeout_s=cfg.get_float("command_timeout_s"),
         concurrency=max(1, cfg.get_int("concurrency")),
-        expose_local_files=tuple(cfg["expose_local_files"]),
+        expose_local_files=cfg.get_list("expose_local_files"),
         sandbox=sandbox_settings(cfg, profile, repo_root, warn=warn),
         mcp_servers=mcp_servers(repo_root),
     )
@@ -133,7 +133,7 @@ def sandbox_settings(
 
     network: bool | None = None
     repo_profile = Path(profile.source).parent == repo_root / ".cursorish" / "agents"
-    if cfg.sources["sandbox_network"] == "default" and profile.sandbox_network:
+    if cfg.is_default("sandbox_network") and profile.sandbox_network:
         network = not repo_profile  # a repository never opens the network itself
     policy = policy_from_config(cfg, network=network)
     if policy.enabled:

@@ -126,7 +126,7 @@ def _wrap(root: Path, scratch: Path, spec: ServerSpec) -> Any:
         return None
     import dataclasses
 
-    from cursorish.core.config import load_config
+    from cursorish.config import load_config
     from cursorish.core.sandbox import policy_from_config, sandbox_argv
 
     policy = policy_from_config(load_config(root))

@@ -120,14 +120,14 @@ def server_key(name: str) -> str:
 
 
 def user_json_path() -> Path:
-    from cursorish.core.config import user_config_path
+    from cursorish.config import user_config_path
 
     return user_config_path().parent / USER_JSON
 
 
 def load_mcp_config(repo_root: Path | None, environ: Mapping[str, str] | None = None) -> McpConfig:
     """Every configured server for `repo_root` (None: the user's only)."""
-    from cursorish.core.config import user_config_path
+    from cursorish.config import user_config_path
 
     env = os.environ if environ is None else environ
     servers: dict[str, ServerSpec] = {}

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from cursorish.errors import ConfigError, CursorishError, ExitCode
 
 if TYPE_CHECKING:
-    from cursorish.core.config import Config
+    from cursorish.config import Config
     from cursorish.core.orchestrator import RunSettings
     from cursorish.tui.bridge import EngineSetup, TrustRequest
 
@@ -36,7 +36,7 @@ NO_PLANNER_NOTICE = (
 def tui_command_policy(cfg: Config) -> str:
     """`ask` in the app, unless a flag chose the policy or the configuration denies commands."""
     value = cfg.get_str("command_policy")
-    if cfg.sources.get("command_policy", "").startswith("--") or value == "deny":
+    if cfg.source("command_policy").startswith("--") or value == "deny":
         return value
     return "ask"
 
@@ -44,14 +44,14 @@ def tui_command_policy(cfg: Config) -> str:
 def settings_factory(cfg: Config, repo_root: Path) -> Callable[[str | None], RunSettings]:
     """profile name (None: the configured one) -> the run settings of an agent started in the
     app; raises CursorishError like `--task` would (no planner, unknown profile, ...)."""
-    from cursorish.core.settings import build_settings
+    from cursorish.config.settings import build_settings
 
     policy = tui_command_policy(cfg)
 
     def build(profile: str | None) -> RunSettings:
         layered = copy.deepcopy(cfg)  # build_settings fills in values from the profile
         if profile:
-            layered.values["profile"], layered.sources["profile"] = profile, "the app"
+            layered.override("profile", profile, "the app")
         return replace(build_settings(layered, repo_root, warn=_warn), command_policy=policy)
 
     return build
@@ -65,9 +65,9 @@ def _warn(line: str) -> None:
 
 def prepare(ns: argparse.Namespace) -> EngineSetup:
     """Open the repository, its store and the configuration as the app will use them."""
-    from cursorish.core.config import NO_PLANNER_MESSAGE
+    from cursorish.config import NO_PLANNER_MESSAGE
+    from cursorish.config.settings import open_repo_and_config
     from cursorish.core.profiles import available_profiles
-    from cursorish.core.settings import open_repo_and_config
     from cursorish.store.db import Store
     from cursorish.tui.bridge import EngineSetup
 
@@ -107,7 +107,7 @@ def trust_request(ns: argparse.Namespace, root: Path) -> TrustRequest | None:
         return None
 
     def accept() -> Callable[[str | None], RunSettings]:
-        from cursorish.core.settings import open_repo_and_config
+        from cursorish.config.settings import open_repo_and_config
 
         trust_repo(root, files)
         _, cfg = open_repo_and_config(ns)

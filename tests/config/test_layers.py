@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.config import load_config, require_planner
+from cursorish.config import load_config, require_planner
 from cursorish.errors import ConfigError, ExitCode
 
 

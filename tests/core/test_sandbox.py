@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from cursorish.cli import main
+from cursorish.config import load_config, user_config_path
 from cursorish.core.command_runner import run_in_worktree
-from cursorish.core.config import load_config, user_config_path
 from cursorish.core.sandbox import (
     OFF_WARNING,
     SandboxPolicy,
@@ -328,7 +328,7 @@ def test_cancel_kills_the_sandboxed_command_and_its_children(agent: tuple[Path, 
 def test_a_repository_profile_never_opens_the_network_even_trusted(
     tmp_path: Path, make_repo: Callable[..., Path]
 ) -> None:
-    from cursorish.core.settings import build_settings
+    from cursorish.config.settings import build_settings
 
     repo = make_repo(tmp_path, {"a.txt": "a\n"})
     agents = repo / ".cursorish" / "agents"

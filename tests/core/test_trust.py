@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.config import load_config
+from cursorish.config import load_config
 from cursorish.core.profiles import load_profile
 from cursorish.core.provision import load_spec
 from cursorish.core.trust import (

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from cursorish.core.config import user_config_path
+from cursorish.config import user_config_path
 
 from .conftest import TIME_SERVER
 

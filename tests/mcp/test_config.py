@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.config import load_config, user_config_path
+from cursorish.config import load_config, user_config_path
 from cursorish.core.trust import trust_repo
 from cursorish.errors import ConfigError
 from cursorish.mcp.config import load_mcp_config, parse_entry, server_key

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cursorish.cli import main
-from cursorish.core.config import user_config_path
+from cursorish.config import user_config_path
 from cursorish.store.db import Store
 from tests.conftest import ServerFactory, git, snapshot
 from tests.scripted_turns import call, finish

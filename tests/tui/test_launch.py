@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cursorish.cli import main
-from cursorish.core.config import load_config
+from cursorish.config import load_config
 from cursorish.errors import ExitCode
 from cursorish.tui.bridge import EngineSetup
 from cursorish.tui.launch import tui_command_policy

@@ -132,7 +132,7 @@ def _expand(path: str) -> Path:
 def _hidden_paths(
     policy: SandboxPolicy, repo_root: Path | None, checkouts: list[Path]
 ) -> list[Path]:
-    from cursorish.core.config import user_config_path
+    from cursorish.config import user_config_path
     from cursorish.store.paths import cursorish_home
 
     raw = [

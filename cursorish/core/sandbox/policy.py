@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from cursorish.errors import ConfigError, CursorishError, ExitCode
 
 if TYPE_CHECKING:
-    from cursorish.core.config import Config
+    from cursorish.config import Config
 
 DEFAULT_DENY: tuple[str, ...] = (
     "~/.ssh",
@@ -119,12 +119,12 @@ def policy_from_config(cfg: Config, *, network: bool | None = None) -> SandboxPo
     """The sandbox policy of the effective configuration (deny lists extend the defaults)."""
     mode = cfg.get_str("sandbox").strip().lower()
     if mode not in ("on", "off"):
-        raise ConfigError(f"sandbox must be on or off, got {mode!r} ({cfg.sources['sandbox']})")
+        raise ConfigError(f"sandbox must be on or off, got {mode!r} ({cfg.source('sandbox')})")
     return SandboxPolicy(
         enabled=mode == "on",
-        network=bool(cfg["sandbox_network"]) if network is None else network,
-        deny=DEFAULT_DENY + tuple(cfg["sandbox_deny"]),
-        env_deny=DEFAULT_ENV_DENY + tuple(cfg["sandbox_env_deny"]),
+        network=cfg.get_bool("sandbox_network") if network is None else network,
+        deny=DEFAULT_DENY + cfg.get_list("sandbox_deny"),
+        env_deny=DEFAULT_ENV_DENY + cfg.get_list("sandbox_env_deny"),
         cpu_seconds=cfg.get_int("sandbox_cpu_s"),
         memory_mb=cfg.get_int("sandbox_memory_mb"),
         processes=cfg.get_int("sandbox_processes"),

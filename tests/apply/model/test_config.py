@@ -8,8 +8,8 @@ import pytest
 
 from cursorish.apply import router
 from cursorish.apply.model.remote import RemoteApplyModel
-from cursorish.core.config import load_config
-from cursorish.core.settings import configure_apply
+from cursorish.config import load_config
+from cursorish.config.settings import configure_apply
 from cursorish.errors import ConfigError, ExitCode
 
 pytestmark = pytest.mark.usefixtures("clean_router")
