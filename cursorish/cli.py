@@ -17,10 +17,10 @@ from cursorish.errors import CursorishError, ExitCode
 
 # subcommand -> (module, function); the function takes the parsed Namespace, returns an exit code.
 HANDLERS: dict[str, tuple[str, str]] = {
-    "task": ("cursorish.commands", "cmd_task"),
+    "task": ("cursorish.run_cli", "cmd_task"),
     "demo": ("cursorish.demo", "cmd_demo"),
-    "config": ("cursorish.commands", "cmd_config"),
-    "log": ("cursorish.commands", "cmd_log"),
+    "config": ("cursorish.run_cli", "cmd_config"),
+    "log": ("cursorish.run_cli", "cmd_log"),
     "apply": ("cursorish.apply.commands", "cmd_apply"),
     "eval apply": ("cursorish.apply.commands", "cmd_eval_apply"),
     "bench apply": ("cursorish.apply.commands", "cmd_bench_apply"),

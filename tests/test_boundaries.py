@@ -50,16 +50,16 @@ def test_the_layer_contracts_hold_and_fail_on_a_forbidden_import(tmp_path: Path)
 
     # The engine reaching up into a front end must break a contract.
     (tmp_path / "cursorish" / "core" / "_forbidden.py").write_text(
-        "from cursorish import commands\n", encoding="utf-8"
+        "from cursorish import run_cli\n", encoding="utf-8"
     )
-    # So must the app importing the headless front end, and commands <-> agents_cli.
+    # So must the app importing the headless front end, and one front end importing another.
     (tmp_path / "cursorish" / "tui" / "_forbidden.py").write_text(
         "import cursorish.cli\n", encoding="utf-8"
     )
     with (tmp_path / "cursorish" / "agents_cli.py").open("a", encoding="utf-8") as f:
-        f.write("\nimport cursorish.commands\n")
+        f.write("\nimport cursorish.run_cli\n")
     broken = _lint_imports(tmp_path)
     assert broken.returncode != 0
-    assert "cursorish.core._forbidden -> cursorish.commands" in broken.stdout
+    assert "cursorish.core._forbidden -> cursorish.run_cli" in broken.stdout
     assert "cursorish.tui._forbidden -> cursorish.cli" in broken.stdout
-    assert "cursorish.agents_cli -> cursorish.commands" in broken.stdout
+    assert "cursorish.agents_cli -> cursorish.run_cli" in broken.stdout

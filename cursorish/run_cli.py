@@ -1,6 +1,8 @@
-"""Handlers of the headless subcommands: the task run, `config`, `log`, `agents`, `gc`.
+"""Front end of a headless run (`cursorish --task/--tasks`), `cursorish config` and `cursorish log`.
 
-Each handler turns parsed arguments into calls on the core and prints the result.
+Each handler turns parsed arguments into calls on the engine and prints the result; the
+other subcommands have front ends of their own (agents_cli, review_cli, chat_cli, ...), and
+none of them imports another (import-linter contracts in pyproject.toml).
 """
 
 from __future__ import annotations
