@@ -97,23 +97,14 @@ def _resume(ns: argparse.Namespace) -> int:
     import asyncio
 
     from cursorish.config import load_config
-    from cursorish.config.settings import build_settings, flags_from
+    from cursorish.config.settings import agent_flags, build_settings, flags_from
+    from cursorish.core.lifecycle import find_agent
     from cursorish.core.orchestrator import Orchestrator
     from cursorish.headless import Printer, print_reports, warn, warn_untrusted
 
     with open_repo_store(ns.repo) as (repo, store):
-        row = store.agent(ns.id)
-        if row is None:
-            raise CursorishError(
-                f"no agent {ns.id!r} in this repository (see `cursorish agents`)",
-                ExitCode.BAD_ARGS,
-            )
-        flags = flags_from(ns)
-        if "planner" not in flags and row.get("planner_model"):
-            flags["planner"] = row["planner_model"]  # the model it started with
-        if "profile" not in flags and row.get("profile"):
-            flags["profile"] = row["profile"]
-        cfg = load_config(repo.root, flags)
+        row = find_agent(store, ns.id)
+        cfg = load_config(repo.root, agent_flags(row, flags_from(ns)))
         settings = build_settings(cfg, repo.root, warn=warn)
         warn_untrusted(repo.root)
         printer = Printer(mode="json" if ns.json else "text")

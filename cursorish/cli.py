@@ -10,6 +10,7 @@ import importlib
 import math
 import sys
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 from cursorish import __version__
 from cursorish.apply.engines import ENGINES
@@ -367,6 +368,15 @@ def parse(argv: Sequence[str]) -> tuple[str, argparse.Namespace]:
     return "task", ns
 
 
+# `review` and `compare` open the app's review screens when stdout is a terminal: the dispatcher
+# makes that choice and hands the headless front end an opener, so it never imports the TUI.
+REVIEW_APP_COMMANDS = ("review", "compare")
+
+
+def _review_app() -> ModuleType:
+    return importlib.import_module("cursorish.tui.review_app")
+
+
 def _handler(key: str) -> Callable[[argparse.Namespace], int]:
     module, name = HANDLERS[key]
     fn: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module), name)
@@ -383,6 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if bad:
         print(f"cursorish: {bad}", file=sys.stderr)
         return int(ExitCode.BAD_ARGS)
+    if key in REVIEW_APP_COMMANDS:
+        ns.open_app = _review_app if sys.stdout.isatty() else None
     try:
         return _handler(key)(ns)
     except CursorishError as exc:

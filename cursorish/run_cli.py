@@ -109,14 +109,14 @@ def cmd_config(ns: argparse.Namespace) -> int:
 
 
 def cmd_log(ns: argparse.Namespace) -> int:
+    from cursorish.core.lifecycle import find_agent
     from cursorish.core.repo_store import open_repo_store
 
     with open_repo_store(ns.repo) as (_repo, store):
-        agent = store.agent(ns.agent) if ns.agent else store.last_agent()
+        agent = find_agent(store, ns.agent) if ns.agent else store.last_agent()
         if agent is None:
-            what = f"no agent {ns.agent!r}" if ns.agent else "no agent has run"
             raise CursorishError(
-                f"{what} in this repository (see `cursorish agents`)", ExitCode.BAD_ARGS
+                "no agent has run in this repository (see `cursorish agents`)", ExitCode.BAD_ARGS
             )
         entries = store.transcript(agent["id"])
         if ns.json:

@@ -58,8 +58,12 @@ def test_the_layer_contracts_hold_and_fail_on_a_forbidden_import(tmp_path: Path)
     )
     with (tmp_path / "cursorish" / "agents_cli.py").open("a", encoding="utf-8") as f:
         f.write("\nimport cursorish.run_cli\n")
+    # The review CLI opening the app itself (the dispatcher hands it an opener instead).
+    with (tmp_path / "cursorish" / "review_cli.py").open("a", encoding="utf-8") as f:
+        f.write("\nimport cursorish.tui.review_app\n")
     broken = _lint_imports(tmp_path)
     assert broken.returncode != 0
     assert "cursorish.core._forbidden -> cursorish.run_cli" in broken.stdout
     assert "cursorish.tui._forbidden -> cursorish.cli" in broken.stdout
     assert "cursorish.agents_cli -> cursorish.run_cli" in broken.stdout
+    assert "cursorish.review_cli -> cursorish.tui.review_app" in broken.stdout

@@ -10,7 +10,7 @@ callback of the front end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -51,6 +51,17 @@ class RunOptions(Protocol):
 def flags_from(ns: object) -> dict[str, Any]:
     """The FLAG_KEYS given (not None) on `ns`, e.g. an argparse Namespace."""
     return {k: getattr(ns, k) for k in FLAG_KEYS if getattr(ns, k, None) is not None}
+
+
+def agent_flags(row: Mapping[str, Any], flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`flags` (those the user gave) and, where not given, the planner and profile the agent
+    `row` started with: resuming an agent or sending it review feedback runs it as it began."""
+    out = dict(flags or {})
+    if "planner" not in out and row.get("planner_model"):
+        out["planner"] = row["planner_model"]
+    if "profile" not in out and row.get("profile"):
+        out["profile"] = row["profile"]
+    return out
 
 
 def open_repo_and_config(ns: RunOptions) -> tuple[RepoInfo, Config]:

@@ -99,3 +99,26 @@ def test_a_negative_number_in_a_config_file_names_the_file(user_dir: Path) -> No
     (user_dir / "config.toml").write_text("concurrency = -2\n")
     with pytest.raises(ConfigError, match=r"config\.toml: concurrency must be at least 1"):
         load_config(None, {}, environ={})
+
+
+def test_override_checks_the_type_and_records_the_source(user_dir: Path) -> None:
+    cfg = load_config(None, {"max_steps": 3})
+    cfg.override("profile", "fast", "the app")
+    cfg.override("max_steps", "12", "profile fast")  # converted to the key's type
+    assert (cfg["profile"], cfg.source("profile")) == ("fast", "the app")
+    assert (cfg.get_int("max_steps"), cfg.source("max_steps")) == (12, "profile fast")
+    assert cfg.is_default("concurrency") and not cfg.is_default("profile")
+    with pytest.raises(ConfigError, match="profile fast: concurrency must be at least 1"):
+        cfg.override("concurrency", 0, "profile fast")
+    assert cfg.get_int("concurrency") == 8  # a refused value changes nothing
+    rows = {key: (value, source) for key, value, source in cfg.printable()}
+    assert rows["profile"] == ("fast", "the app")
+
+
+def test_values_and_sources_are_read_only_views(user_dir: Path) -> None:
+    cfg = load_config(None)
+    with pytest.raises(TypeError):
+        cfg.values["planner"] = "x"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        cfg.sources["planner"] = "x"  # type: ignore[index]
+    assert cfg.get_list("sandbox_deny") == () and cfg.get_bool("stream") is True

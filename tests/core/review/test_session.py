@@ -1,4 +1,4 @@
-"""Branch review (core/review.py) on real git repositories and a real store: open, accept,
+"""Branch review (core/review/session.py) on real git repositories and a real store: open, accept,
 reject, undo, commit, decisions, feedback; the user's checkout stays byte-for-byte untouched."""
 
 from __future__ import annotations

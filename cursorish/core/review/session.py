@@ -1,7 +1,7 @@
-"""Branch review: decide a branch's changes hunk by hunk, in a worktree of its own.
+"""A review session: decide a branch's changes hunk by hunk, in a worktree of its own.
 
-This is the engine behind `cursorish review`, the TUI's diff viewer and `cursorish branches`
-(no UI here). The git steps themselves, and the git model in full, are in
+This is the engine behind `cursorish review`, the TUI's diff viewer and the decision counts of
+`cursorish branches` (no UI here). The git steps themselves, and the git model in full, are in
 `gitops/review_git.py`. In short, in the review worktree W of branch B against base M:
 W's files are what is proposed, W's index is M plus what was accepted, B is what was committed.
 Pending hunks are index -> files, accepted ones M -> index. Accept stages a hunk, reject
@@ -21,12 +21,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from cursorish.core.review.resolve import base_of, resolve_branch
 from cursorish.core.text import first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops import review_git as rg
 from cursorish.gitops.hunks import FileDiff, Hunk, parse_diff
-from cursorish.gitops.repo import RepoInfo, branch_exists
-from cursorish.gitops.runner import GitError, run_git
+from cursorish.gitops.repo import RepoInfo
+from cursorish.gitops.runner import GitError
 from cursorish.store.db import Store, now
 from cursorish.store.paths import worktrees_dir
 
@@ -464,62 +465,6 @@ class ReviewSession:
         return message.rstrip() + "\n\n" + "\n".join(trailers) + "\n"
 
 
-# -- resolving what to review ----------------------------------------------------------------
-
-
-def resolve_branch(
-    repo: RepoInfo, store: Store, ref: str | None
-) -> tuple[str, dict[str, Any] | None]:
-    """(branch, agent row or None) for what the user named: a branch (`refs/heads/` allowed),
-    an agent id or unique id prefix, or None (the latest agent). CursorishError (exit 2) when
-    it names nothing that exists. Review, merge, compare and the app all resolve through here.
-    """
-    row: dict[str, Any] | None
-    if ref is None:
-        row = store.last_agent()
-        if row is None:
-            raise CursorishError(
-                'no agent has run in this repository yet (run: cursorish --task "...")',
-                ExitCode.BAD_ARGS,
-            )
-    else:
-        name = ref.removeprefix("refs/heads/")
-        if name and branch_exists(repo.root, name):
-            return name, agent_of_branch(store, name)
-        row = store.agent(name)
-        if row is None:
-            raise CursorishError(
-                f"no branch or agent {ref!r} in {repo.root} (see `cursorish branches`)",
-                ExitCode.BAD_ARGS,
-            )
-    if row.get("discarded_at"):
-        raise CursorishError(
-            f"agent {row['id']} was discarded: its branch is gone", ExitCode.BAD_ARGS
-        )
-    if not branch_exists(repo.root, row["branch"]):
-        raise CursorishError(
-            f"the branch {row['branch']} of agent {row['id']} no longer exists",
-            ExitCode.BAD_ARGS,
-        )
-    return str(row["branch"]), row
-
-
-def agent_of_branch(store: Store, branch: str) -> dict[str, Any] | None:
-    """The newest agent (not discarded) whose branch is `branch`, if any."""
-    rows = store.agents()  # newest first
-    return next((r for r in rows if r["branch"] == branch and not r.get("discarded_at")), None)
-
-
-def base_of(repo: RepoInfo, branch: str, row: dict[str, Any] | None) -> str:
-    """The agent's recorded base, else the merge base of `branch` with the user's HEAD."""
-    if row and row.get("base_commit"):
-        return str(row["base_commit"])
-    status, out, _ = run_git(repo.root, "merge-base", "HEAD", f"refs/heads/{branch}", check=False)
-    if status != 0:
-        raise CursorishError(f"{branch} has no common history with your HEAD", ExitCode.BAD_ARGS)
-    return os.fsdecode(out).strip()
-
-
 def _existing_worktree(
     repo: RepoInfo, branch: str, row: dict[str, Any] | None, review: dict[str, Any] | None
 ) -> Path | None:
@@ -651,14 +596,3 @@ def _decision(row: dict[str, Any]) -> Decision:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-__all__ = [
-    "ACCEPTED",
-    "PENDING",
-    "REJECTED",
-    "Decision",
-    "ReviewFile",
-    "ReviewSession",
-    "is_whole_file",
-]
