@@ -36,12 +36,12 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "merge": ("cursorish.review_cli", "cmd_merge"),
     "compare": ("cursorish.review_cli", "cmd_compare"),
     "bench tui": ("cursorish.tui.bench", "cmd_bench_tui"),
-    "context": ("cursorish.context.commands", "cmd_context"),
+    "context": ("cursorish.context_cli", "cmd_context"),
     "eval locate": ("cursorish.context.evaluate", "cmd_eval_locate"),
     "bench context": ("cursorish.context.bench", "cmd_bench_context"),
     "bench mcp": ("cursorish.mcp.bench", "cmd_bench_mcp"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),
-    "mcp": ("cursorish.mcp.cli", "cmd_mcp"),
+    "mcp": ("cursorish.mcp_cli", "cmd_mcp"),
     "chat": ("cursorish.chat_cli", "cmd_chat"),
 }
 SUBCOMMANDS = (
