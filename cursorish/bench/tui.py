@@ -352,7 +352,7 @@ def measure_startup(repo: Path, env: dict[str, str], runs: int, tmp: Path) -> di
 
 
 def _namespace(repo: Path, **flags: Any) -> argparse.Namespace:
-    from cursorish.core.settings import FLAG_KEYS
+    from cursorish.config.settings import FLAG_KEYS
 
     values: dict[str, Any] = dict.fromkeys(FLAG_KEYS)
     values.update(flags)

@@ -59,11 +59,11 @@ def create_sample_repo(dest: Path) -> Path:
 
 
 def cmd_demo(ns: argparse.Namespace) -> int:
-    from cursorish.core.config import load_config
-    from cursorish.core.settings import build_settings
+    from cursorish.config import load_config
+    from cursorish.config.settings import build_settings
     from cursorish.gitops.repo import open_repo
     from cursorish.headless import Printer, run_headless, warn
-    from cursorish.planner.scripted_server import ScriptedServer
+    from cursorish.replay.scripted_server import ScriptedServer
     from cursorish.store.db import Store
 
     target = Path(ns.dir) if ns.dir else Path(tempfile.mkdtemp(prefix="cursorish-demo-"))
@@ -79,9 +79,9 @@ def cmd_demo(ns: argparse.Namespace) -> int:
             repo.root,
             {"planner": "openai/scripted-demo", "api_base": server.base_url, "profile": "default"},
         )
-        cfg.values["api_key"], cfg.sources["api_key"] = "demo-no-key", "demo"
+        cfg.override("api_key", "demo-no-key", "demo")
         # The demo shows the default apply route; a configured local model is not needed.
-        cfg.values["apply_engine"], cfg.sources["apply_engine"] = "deterministic", "demo"
+        cfg.override("apply_engine", "deterministic", "demo")
         # The replayed planner calls only built-in tools: the user's MCP servers stay out.
         settings = dataclasses.replace(build_settings(cfg, repo.root, warn=warn), mcp_servers=())
         with Store.for_repo(repo.git_common_dir) as store:
