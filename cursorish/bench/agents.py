@@ -87,18 +87,13 @@ def worktree_times(root: Path, where: Path, repeat: int = 5) -> tuple[float, flo
     5,000 files right after removing 5,000 costs up to ten times more (`perf` shows the time
     in ext4's `recently_deleted`); removing each worktree before the next would measure that.
     """
-    from cursorish.core.events import null_sink
-    from cursorish.core.orchestrator import Orchestrator, RunSettings
-    from cursorish.core.profiles import Budgets, load_profile
     from cursorish.core.provision import load_spec, provision
+    from cursorish.core.worktree_prep import allocate_agent, create_agent_worktree
     from cursorish.gitops.repo import open_repo
-    from cursorish.planner.client import PlannerSettings
     from cursorish.store.db import Store
 
     repo = open_repo(root)
     store = Store.for_repo(repo.git_common_dir)
-    settings = RunSettings(PlannerSettings("x"), load_profile("default", None), Budgets())
-    orch = Orchestrator(repo, store, settings, null_sink, handle_signals=False)
     bare: list[float] = []
     ours: list[float] = []
     try:
@@ -112,9 +107,9 @@ def worktree_times(root: Path, where: Path, repeat: int = 5) -> tuple[float, flo
                 capture_output=True,
             )
             bare.append(time.perf_counter() - started)
-            agent_id, dest, branch = orch._allocate()
+            agent_id, dest, branch = allocate_agent(store, repo)
             started = time.perf_counter()
-            orch._create_worktree(agent_id, dest, branch, repo.head_commit)
+            create_agent_worktree(repo, agent_id, dest, branch, repo.head_commit)
             provision(repo.root, dest, load_spec(repo.root))
             ours.append(time.perf_counter() - started)
     finally:
@@ -205,7 +200,7 @@ def server_process(script: list[dict[str, Any]], latency: float, tmp: Path) -> I
         [
             sys.executable,
             "-m",
-            "cursorish.planner.scripted_server",
+            "cursorish.replay.scripted_server",
             str(path),
             "--latency",
             str(latency),
