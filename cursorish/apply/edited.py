@@ -9,6 +9,8 @@ floors and tie checks decide between such placements or refuse.
 
 from __future__ import annotations
 
+import difflib
+
 from cursorish.apply.align import Index, Placement
 from cursorish.apply.lines import indent_width, weight
 from cursorish.apply.spans import similar
@@ -16,6 +18,11 @@ from cursorish.apply.spans import similar
 SCORE = 1.0  # an edited line is evidence, but less than an equal one (1.0 plus edge bonus)
 _PREFIX = 8  # a line and its edited version share at least this many leading characters
 MAX_MATCHES = 4  # a line similar to more original lines than this says nothing
+_COMMENTS = ("#", "//", "/*", "*", "--", "<!--")
+_ALIKE = 0.8  # likeness of two lines' text that reads as one edited into the other
+PARTLY_SCORE = 0.5  # an edit among new lines anchors less than a chunk of edits only
+_PARTLY_GAP = 12  # original lines an edit's neighbours may have replaced between two edits
+_LONG_EDIT = 24  # a single edited line this long is telling enough to anchor new code
 
 
 def edited_candidates(
@@ -35,11 +42,16 @@ def edited_candidates(
             for j in by_head.get(kk[:_PREFIX], ())
             if index.indents[j] == width and similar(chunk_lines[k], index.lines[j], loose=True)
         ]
+        if not matches:
+            matches = _alike(chunk_lines[k], width, index)
         if 0 < len(matches) <= MAX_MATCHES:
             found[k] = matches
     telling = [k for k, kk in enumerate(chunk_keys) if weight(kk) >= 1.0]
-    if not telling or any(k not in found for k in telling):
-        return []  # some telling line is new: new code, not an edit of lines found here
+    if not telling or not found:
+        return []
+    if any(k not in found for k in telling):
+        # Some telling lines are new: the chunk adds code beside lines it edits.
+        return _partly_edited(chunk_keys, chunk_lines, found, index)
     first = telling[0]
     out: list[Placement] = []
     for j0 in found[first]:
@@ -47,6 +59,75 @@ def edited_candidates(
         if all(j in found[k] for k, j in pairs):
             out.append(Placement(pairs, SCORE * len(pairs), pairs[0][1], pairs[-1][1] + 1))
     return out
+
+
+def _alike(line: str, width: int, index: Index) -> list[int]:
+    """Original lines at the same depth that read as `line` with a word or two changed (no
+    shared start needed: `list[str]` for `List[str]`), by a high likeness of their text."""
+    text = line.strip()
+    if len(text) < _PREFIX or text.startswith(_COMMENTS):
+        return []  # comments share their wording too often to tell an edit
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(text)
+    out: list[int] = []
+    for j, other in enumerate(index.lines):
+        if (
+            index.indents[j] != width
+            or index.blank[j]
+            or abs(len(other.strip()) - len(text)) > len(text) // 3
+        ):
+            continue
+        matcher.set_seq1(other.strip())
+        if matcher.real_quick_ratio() < _ALIKE or matcher.quick_ratio() < _ALIKE:
+            continue
+        if matcher.ratio() >= _ALIKE:
+            out.append(j)
+            if len(out) > MAX_MATCHES:
+                break
+    return out
+
+
+def _partly_edited(
+    chunk_keys: list[str], chunk_lines: list[str], found: dict[int, list[int]], index: Index
+) -> list[Placement]:
+    """Placements of a chunk whose telling lines are partly new code and partly edits of
+    original lines: the edits, in order and close together in the original, anchor it. One
+    edit alone anchors only a chunk it is the most of (a long line, not `return x`)."""
+    edits = sorted(k for k in found if not chunk_lines[k].strip().startswith(_COMMENTS))
+    if not edits or (len(edits) == 1 and len(chunk_keys[edits[0]]) < _LONG_EDIT):
+        return []
+    out: list[Placement] = []
+    for j0 in found[edits[0]]:
+        pairs = [(edits[0], j0)]
+        for k in edits[1:]:
+            k_prev, j_prev = pairs[-1]
+            nxt = [j for j in found[k] if j_prev < j <= j_prev + (k - k_prev) + _PARTLY_GAP]
+            if not nxt:
+                break
+            pairs.append((k, nxt[0]))
+        else:
+            if _confirmed(chunk_keys, pairs, index):
+                out.append(
+                    Placement(pairs, PARTLY_SCORE * len(pairs), pairs[0][1], pairs[-1][1] + 1)
+                )
+    return out
+
+
+def _confirmed(chunk_keys: list[str], pairs: list[tuple[int, int]], index: Index) -> bool:
+    """Whether some edit's neighbour in the chunk (its next non-blank line up or down) is the
+    very line next to the edited original: context that says this is the place. Without it,
+    a line like an original one may be new code beside it (an overload, a sibling)."""
+    for k, j in pairs:
+        for step in (-1, 1):
+            kk, jj = k + step, j + step
+            while 0 <= kk < len(chunk_keys) and not chunk_keys[kk]:
+                kk += step
+            while 0 <= jj < len(index.keys) and index.blank[jj]:
+                jj += step
+            inside = 0 <= kk < len(chunk_keys) and 0 <= jj < len(index.keys)
+            if inside and chunk_keys[kk] == index.keys[jj]:
+                return True
+    return False
 
 
 def _heads(index: Index) -> dict[str, list[int]]:

@@ -757,6 +757,56 @@ def test_new_code_between_markers_with_only_some_lines_like_the_original_is_refu
     assert "match no line" in refused(TYPINGS, sketch, "index.d.ts")
 
 
+RETRY = d(
+    """
+    export class Retry {
+    \tdelay(attempt: number): number {
+    \t\tconst jittered = this.base * 2 ** attempt;
+    \t\tif (jittered < 0) {
+    \t\t\treturn 0;
+    \t\t}
+
+    \t\treturn Math.min(this.options.retry.backoffLimit, jittered);
+    \t}
+
+    \tnotes(error: Error): string[] {
+    \t\tlet notes: string[] = error.notes ?? [];
+    \t\treturn notes;
+    \t}
+    }
+    """
+)
+
+
+def test_an_edited_line_changed_near_its_start_replaces_its_only_look_alike() -> None:
+    # No shared start of eight characters (`const` for `let`) and no context.
+    sketch = "// ... existing code ...\n\t\tconst notes: string[] = error.notes ?? [];\n"
+    sketch += "// ... existing code ...\n"
+    expected = RETRY.replace("let notes", "const notes")
+    assert merged(RETRY, sketch, "retry.ts") == expected
+
+
+def test_new_lines_beside_an_edited_line_and_its_context_replace_that_line() -> None:
+    sketch = d(
+        """
+        // (existing code)
+
+        \t\t// A missing limit means no limit
+        \t\tconst limit = this.options.retry.backoffLimit ?? Infinity;
+        \t\treturn Math.min(limit, jittered);
+        \t}
+        // (existing code)
+        """
+    )
+    expected = RETRY.replace(
+        "\t\treturn Math.min(this.options.retry.backoffLimit, jittered);\n",
+        "\t\t// A missing limit means no limit\n"
+        "\t\tconst limit = this.options.retry.backoffLimit ?? Infinity;\n"
+        "\t\treturn Math.min(limit, jittered);\n",
+    )
+    assert merged(RETRY, sketch, "retry.ts") == expected
+
+
 KNARY = d(
     """
     from abc import ABC, abstractmethod
