@@ -17,6 +17,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from cursorish.core import events as ev
+
 ENV = "CURSORISH_ATTENTION"
 DEFAULT_CHANNELS = frozenset({"bell", "osc"})
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f;]")  # what could end or bend an escape sequence
@@ -40,16 +42,18 @@ def channels(value: str | None = None) -> frozenset[str]:
     return frozenset(words & {"bell", "osc"})
 
 
-def need_of(kind: str, agent_id: str | None, data: dict[str, object]) -> Need | None:
+def need_of(event: ev.Event) -> Need | None:
     """The attention an engine event asks for, if any."""
+    agent_id = event.agent_id
     if agent_id is None:
         return None
-    if kind == "asking":
-        return Need(agent_id, "command", f"asks to run: {data.get('command', '')}")
-    if kind == "plan":
-        return Need(agent_id, "plan", "has a plan to approve (a) or edit (e)")
-    if kind == "agent_finished" and data.get("status") != "cancelled":
-        return Need(agent_id, "review", f"finished ({data.get('status', '')}): review it (d)")
+    match event:
+        case ev.Asking(command=command):
+            return Need(agent_id, "command", f"asks to run: {command}")
+        case ev.Plan():
+            return Need(agent_id, "plan", "has a plan to approve (a) or edit (e)")
+        case ev.AgentFinished(status=status) if status != "cancelled":
+            return Need(agent_id, "review", f"finished ({status}): review it (d)")
     return None
 
 

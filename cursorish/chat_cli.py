@@ -15,7 +15,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from cursorish.core.events import Event
+from cursorish.core.events import UserMessage
 from cursorish.errors import CursorishError, ExitCode
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def _continue(
     settings = build_settings(cfg, repo.root, warn=warn)
     warn_untrusted(repo.root)
     orchestrator = Orchestrator(repo, store, settings, printer)
-    printer(Event("message", agent_id, {"text": message}))
+    printer(UserMessage(agent_id, message))
     try:
         report = asyncio.run(orchestrator.revise(agent_id, message))
     except (KeyboardInterrupt, asyncio.CancelledError):

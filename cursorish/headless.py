@@ -14,19 +14,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from cursorish.core import events as ev
 from cursorish.core.events import Event
 from cursorish.core.states import FINAL_STATES
 from cursorish.core.text import escape_controls
 from cursorish.errors import ExitCode
 
 if TYPE_CHECKING:
-    from cursorish.core.orchestrator import AgentReport, RunSettings
+    from cursorish.core.orchestrator import RunSettings
+    from cursorish.core.report import AgentReport
     from cursorish.gitops.repo import RepoInfo
     from cursorish.store.db import Store
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 # Too frequent for one JSON line each: streamed text, and the model route's decoding progress.
-QUIET_EVENTS = frozenset({"planner_text", "apply_progress"})
+QUIET_EVENTS = (ev.PlannerText, ev.ApplyProgress)
 
 
 @dataclass
@@ -47,20 +49,18 @@ class Printer:
 
     def __call__(self, event: Event) -> None:
         if self.mode == "json":
-            if event.kind not in QUIET_EVENTS:
+            if not isinstance(event, QUIET_EVENTS):
                 self.out.write(json.dumps(event.to_json(), default=str) + "\n")
                 self.out.flush()
             return
         if self.mode == "quiet":
             return
         agent = event.agent_id or "-"
-        if event.kind == "state":
-            self.states[agent] = event.data.get("state", "")
-        elif event.kind == "planner_reply":
-            d = event.data
-            self.tokens[agent] = (
-                self.tokens.get(agent, 0) + d["prompt_tokens"] + d["completion_tokens"]
-            )
+        match event:
+            case ev.StateChanged(state=state):
+                self.states[agent] = state
+            case ev.PlannerReply(prompt_tokens=prompt, completion_tokens=completion):
+                self.tokens[agent] = self.tokens.get(agent, 0) + prompt + completion
         # Planner text and file contents reach these lines: escape what the terminal would run.
         line = escape_controls(_event_line(event), keep_lines=False)
         if self._live:
@@ -89,32 +89,30 @@ class Printer:
 
 
 def _event_line(event: Event) -> str:
-    a, d = event.agent_id, event.data
-    match event.kind:
-        case "queued":
-            return f"[{a}] queued: {d.get('task', '')[:70]}"
-        case "worktree_ready":
-            return f"[{a}] worktree {d['worktree']} on branch {d['branch']}"
-        case "tool_call":
-            return f"[{a}] {d['tool']} {d.get('target', '')}"
-        case "tool_result" if not d.get("ok"):
-            return (
-                f"[{a}]   -> {d.get('result', '').splitlines()[0][:100] if d.get('result') else ''}"
-            )
-        case "file_changed":
-            if d.get("deleted"):
-                return f"[{a}]   deleted {d['path']}"
-            return f"[{a}]   {d['path']} +{d.get('added', 0)} -{d.get('removed', 0)}"
-        case "agent_finished":
-            extra = f": {d['error']}" if d.get("error") else ""
-            return f"[{a}] {d['status']}{extra}"
-        case "plan":
+    a = event.agent_id
+    match event:
+        case ev.Queued(task=task):
+            return f"[{a}] queued: {task[:70]}"
+        case ev.WorktreeReady(worktree=worktree, branch=branch):
+            return f"[{a}] worktree {worktree} on branch {branch}"
+        case ev.ToolCalled(tool=tool, target=target):
+            return f"[{a}] {tool} {target}"
+        case ev.ToolReturned(ok=False, result=result):
+            return f"[{a}]   -> {result.splitlines()[0][:100] if result else ''}"
+        case ev.FileChanged(path=path, deleted=True):
+            return f"[{a}]   deleted {path}"
+        case ev.FileChanged(path=path, added=added, removed=removed):
+            return f"[{a}]   {path} +{added or 0} -{removed or 0}"
+        case ev.AgentFinished(status=status, error=error):
+            extra = f": {error}" if error else ""
+            return f"[{a}] {status}{extra}"
+        case ev.Plan():
             return f"attention: agent {a} has a plan to approve (cursorish chat {a} --approve)"
-        case "warning" | "notice":
-            return f"{event.kind}: {d.get('message', '')}"
-        case "mcp_unavailable":
-            why = (str(d.get("error", "")).splitlines() or [""])[0]
-            return f"[{a}] MCP server {d.get('server')} offers no tools: {why}"
+        case ev.Notice(message=message):
+            return f"notice: {message}"
+        case ev.McpUnavailable(server=server, error=error):
+            why = (error.splitlines() or [""])[0]
+            return f"[{a}] MCP server {server} offers no tools: {why}"
     return ""
 
 
@@ -170,13 +168,10 @@ def run_headless(
     if repo.dirty:
         start = f"--base {base}" if base else f"HEAD {repo.head_commit[:10]}"
         printer(
-            Event(
-                "notice",
+            ev.Notice(
                 None,
-                {
-                    "message": f"your checkout has uncommitted changes ({repo.dirty_summary}); "
-                    f"agents start from {start} and do not see them"
-                },
+                f"your checkout has uncommitted changes ({repo.dirty_summary}); "
+                f"agents start from {start} and do not see them",
             )
         )
     orchestrator = Orchestrator(repo, store, settings, printer)

@@ -1,8 +1,9 @@
 """MCP tools as agent tools: named `server__tool`, chosen by the profile, approved like commands.
 
-`McpTools` is a dynamic tool provider for `core.tools.ToolBox`. The planner's first request
-needs every schema, so the tools come from each server's cached listing (`mcp/cache.py`); only
-a server never listed before is started before that request (`prepare`). The others start when
+`McpTools` is a tool provider (`core.tools.ToolProvider`) for `core.tools.ToolBox`: its tools
+are `core.tools.Tool` objects like the built-ins. The planner's first request needs every
+schema, so the tools come from each server's cached listing (`mcp/cache.py`); only a server
+never listed before is started before that request (`prepare`). The others start when
 one of their tools is first called. Every failure - a server that cannot start, crashes, times
 out, answers nonsense or too much - comes back as a tool error the planner reads; the agent
 never fails because of a server.
@@ -19,7 +20,7 @@ import fnmatch
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,7 @@ from cursorish.mcp.config import ServerSpec
 from cursorish.mcp.hub import McpFailure, McpHub, ToolInfo, Wrap
 
 if TYPE_CHECKING:
-    from cursorish.core.tools import ToolContext, ToolResult
+    from cursorish.core.tools import Tool, ToolContext, ToolResult
 
 SEP = "__"
 MAX_NAME = 64  # what OpenAI and Anthropic accept for a function name
@@ -44,17 +45,20 @@ class McpTool:
     spec: ServerSpec
     info: ToolInfo
 
-    def schema(self) -> dict[str, Any]:
+    def tool(self, call: Callable[[str, dict[str, Any]], ToolResult]) -> Tool:
+        """The agent tool, whose handler is `call(exposed name, arguments)`. Its other traits
+        are `Tool`'s defaults: it waits for the provisioned worktree, holds no CPU slot and is
+        left out in plan mode."""
+        from cursorish.core.tools import Tool
+
         params = self.info.input_schema
         if params.get("type") != "object":
             params = {"type": "object", "properties": {}}
         desc = f"[MCP server {self.spec.name}] {self.info.description}".strip()
         if len(desc) > MAX_DESCRIPTION:
             desc = desc[: MAX_DESCRIPTION - 3] + "..."
-        return {
-            "type": "function",
-            "function": {"name": self.exposed, "description": desc, "parameters": params},
-        }
+        exposed = self.exposed
+        return Tool(exposed, desc, params, handler=lambda _ctx, args: call(exposed, args))
 
 
 def exposed_name(spec: ServerSpec, tool: str) -> str:
@@ -118,7 +122,7 @@ def sandbox_wrap(ctx: ToolContext, spec: ServerSpec) -> Wrap | None:
 
 
 class McpTools:
-    """The MCP tools of one agent: `core.tools.DynamicTools`."""
+    """The MCP tools of one agent: a `core.tools.ToolProvider`."""
 
     def __init__(
         self,
@@ -133,7 +137,7 @@ class McpTools:
         self.deny = tuple(deny)
         self.servers = select(servers, self.allow, self.deny)
         self.hubs: dict[str, McpHub] = {}  # one per server: each has its own sandbox rules
-        self.tools: dict[str, McpTool] = {}
+        self.offered: dict[str, McpTool] = {}
         self.unavailable: dict[str, str] = {}  # server -> why it offers no tools now
         self._fresh: set[str] = set()  # servers listed for real by this agent
         self._cached: set[str] = set()  # servers offered from their cached listing
@@ -143,7 +147,7 @@ class McpTools:
                 self._cached.add(spec.name)
                 self._offer(spec, listed)
 
-    # -- DynamicTools ------------------------------------------------------------------------
+    # -- ToolProvider ------------------------------------------------------------------------
 
     def needs_prepare(self) -> bool:
         return any(s.name not in self._listed_servers() for s in self.servers)
@@ -166,16 +170,13 @@ class McpTools:
         for spec, (listed, error) in zip(todo, errors, strict=True):
             self._store_listing(spec, listed, error)
 
-    def schemas(self) -> list[dict[str, Any]]:
-        return [tool.schema() for tool in self.tools.values()]
-
-    def handles(self, name: str) -> bool:
-        return name in self.tools
+    def tools(self) -> list[Tool]:
+        return [tool.tool(self.call) for tool in self.offered.values()]
 
     def call(self, name: str, args: dict[str, Any]) -> ToolResult:
         from cursorish.core.tools import ToolResult
 
-        tool = self.tools[name]
+        tool = self.offered[name]
         refusal = self._approve(tool, args)
         if refusal is not None:
             return ToolResult(refusal, ok=False)
@@ -185,14 +186,14 @@ class McpTools:
             error = self._refresh(spec)
             if error is not None:
                 return ToolResult(f"error: {error}", ok=False)
-            if name not in self.tools:
-                left = ", ".join(t for t in self.tools if self.tools[t].spec is spec) or "none"
+            if name not in self.offered:
+                left = ", ".join(t for t in self.offered if self.offered[t].spec is spec) or "none"
                 return ToolResult(
                     f"error: the MCP server {spec.name!r} no longer offers {tool.info.name}; "
                     f"its tools now: {left}",
                     ok=False,
                 )
-            tool = self.tools[name]
+            tool = self.offered[name]
         try:
             outcome = self._hub(spec).call_tool(spec, tool.info.name, args)
         except McpFailure as exc:
@@ -233,31 +234,27 @@ class McpTools:
     def _store_listing(
         self, spec: ServerSpec, listed: list[ToolInfo], error: str | None
     ) -> str | None:
-        from cursorish.core.events import Event
+        from cursorish.core.events import McpListed, McpUnavailable
 
         if error is not None:
             self.unavailable[spec.name] = error
             # Front ends and the --json event stream say why its tools are missing.
-            self.ctx.emit(
-                Event("mcp_unavailable", self.ctx.agent_id, {"server": spec.name, "error": error})
-            )
+            self.ctx.emit(McpUnavailable(self.ctx.agent_id, spec.name, error))
             return error
         self.unavailable.pop(spec.name, None)
         self._fresh.add(spec.name)
         cache.save(spec, listed)
-        self.ctx.emit(
-            Event("mcp_listed", self.ctx.agent_id, {"server": spec.name, "tools": len(listed)})
-        )
-        for name in [n for n, t in self.tools.items() if t.spec is spec]:
-            del self.tools[name]
+        self.ctx.emit(McpListed(self.ctx.agent_id, spec.name, len(listed)))
+        for name in [n for n, t in self.offered.items() if t.spec is spec]:
+            del self.offered[name]
         self._offer(spec, listed)
         return None
 
     def _offer(self, spec: ServerSpec, listed: list[ToolInfo]) -> None:
         for info in listed:
             name = exposed_name(spec, info.name)
-            if tool_selected(name, self.allow, self.deny) and name not in self.tools:
-                self.tools[name] = McpTool(name, spec, info)
+            if tool_selected(name, self.allow, self.deny) and name not in self.offered:
+                self.offered[name] = McpTool(name, spec, info)
 
     def _approve(self, tool: McpTool, args: dict[str, Any]) -> str | None:
         """None when the call may go ahead, else the refusal the planner reads."""

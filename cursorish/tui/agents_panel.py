@@ -17,6 +17,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable
 
+from cursorish.core import events as ev
 from cursorish.core.events import Event
 from cursorish.core.states import ENDED_STATES as ENDED
 from cursorish.core.states import RESUMABLE_STATES as RESUMABLE
@@ -45,11 +46,11 @@ STATE_LABEL = {
 LINE_LIMIT = 200  # a one-line summary, task or error is cut here before display
 
 
-def answer_verb(data: dict[str, Any]) -> str:
+def answer_verb(answer: ev.Answered) -> str:
     """How an `answered` event's decision reads: allowed, allowed with network, denied."""
-    if not data.get("allowed"):
+    if not answer.allowed:
         return "denied"
-    return "allowed with network" if data.get("network") else "allowed"
+    return "allowed with network" if answer.network else "allowed"
 
 
 def shown(text: str) -> str:
@@ -121,52 +122,50 @@ def clip(text: str, width: int) -> str:
 
 def activity_for(row: AgentRow, event: Event) -> str | None:
     """The activity line after `event`, or None to keep the current one."""
-    d = event.data
-    match event.kind:
-        case "queued":
+    match event:
+        case ev.Queued():
             return "waiting for a free slot"
         # The planner starts while the worktree is prepared: its activity is the news then.
-        case "worktree_ready" | "provisioned" if row.activity.startswith(("planning", "» ")):
+        case ev.WorktreeReady() | ev.Provisioned() if row.activity.startswith(("planning", "» ")):
             return None
-        case "worktree_ready":
+        case ev.WorktreeReady():
             return "worktree ready"
-        case "provisioned":
+        case ev.Provisioned():
             return "worktree provisioned"
-        case "state" if d.get("state") == "provisioning":
-            return f"waiting for the worktree setup before {d.get('tool', 'a tool')}"
-        case "agent_started":
-            return "resumed" if d.get("resumed") else "started"
-        case "state" if d.get("state") == "planning":
-            return f"planning (step {d.get('step', '?')})"
-        case "planner_text":
+        case ev.StateChanged(state=AgentState.PROVISIONING, tool=tool):
+            return f"waiting for the worktree setup before {tool or 'a tool'}"
+        case ev.AgentStarted(resumed=resumed):
+            return "resumed" if resumed else "started"
+        case ev.StateChanged(state=AgentState.PLANNING, step=step):
+            return f"planning (step {'?' if step is None else step})"
+        case ev.PlannerText(text=delta):
             text = row.activity if row.activity.startswith("» ") else "» "
-            tail = (text[2:] + str(d.get("text", ""))).replace("\n", " ")
+            tail = (text[2:] + delta).replace("\n", " ")
             return "» " + tail[-160:]
-        case "tool_call":
-            return f"{d.get('tool', '')} {d.get('target', '')}".strip()
-        case "applying":
-            return f"applying {d.get('path', '')}"
-        case "apply_progress":
-            return f"applying {d.get('path', '')} (model: {d.get('chars', 0):,} chars)"
-        case "apply_refused":
-            return f"apply refused: {d.get('path', '')}"
-        case "file_changed":
-            if d.get("deleted"):
-                return f"deleted {d.get('path', '')}"
-            return f"changed {d.get('path', '')} +{d.get('added', 0)} -{d.get('removed', 0)}"
-        case "running_command":
-            return f"$ {d.get('command', '')}"
-        case "asking":
-            return f"asks to run: {d.get('command', '')}"
-        case "answered":
-            return f"{answer_verb(d)}: {d.get('command', '')}"
-        case "cancelling":
+        case ev.ToolCalled(tool=tool, target=target):
+            return f"{tool} {target}".strip()
+        case ev.Applying(path=path):
+            return f"applying {path}"
+        case ev.ApplyProgress(path=path, chars=chars):
+            return f"applying {path} (model: {chars:,} chars)"
+        case ev.ApplyRefused(path=path):
+            return f"apply refused: {path}"
+        case ev.FileChanged(path=path, deleted=True):
+            return f"deleted {path}"
+        case ev.FileChanged(path=path, added=added, removed=removed):
+            return f"changed {path} +{added or 0} -{removed or 0}"
+        case ev.RunningCommand(command=command):
+            return f"$ {command}"
+        case ev.Asking(command=command):
+            return f"asks to run: {command}"
+        case ev.Answered(command=command):
+            return f"{answer_verb(event)}: {command}"
+        case ev.Cancelling():
             return "cancelling…"
-        case "revising":
-            return "revising: " + first_line(str(d.get("feedback", "")), LINE_LIMIT)
-        case "agent_finished":
-            status = str(d.get("status", ""))
-            return ended_activity(status, str(d.get("summary") or ""), d.get("error")) or status
+        case ev.Revising(feedback=feedback):
+            return "revising: " + first_line(feedback, LINE_LIMIT)
+        case ev.AgentFinished(status=status, summary=summary, error=error):
+            return ended_activity(status, summary or "", error) or status
     return None
 
 
@@ -259,18 +258,16 @@ class AgentsPanel(Vertical):
             row = self.rows.get(event.agent_id or "")
             if row is None:
                 continue
-            d = event.data
-            if event.kind == "state":
-                row.state = str(d.get("state", row.state))
-            elif event.kind == "queued":
-                row.state = "queued"
-            elif event.kind == "agent_finished":
-                row.state = str(d.get("status", row.state))
-            elif event.kind == "planner_reply":
-                row.tokens += int(d.get("prompt_tokens") or 0) + int(
-                    d.get("completion_tokens") or 0
-                )
-                row.cost_usd += float(d.get("cost_usd") or 0.0)
+            match event:
+                case ev.StateChanged(state=state):
+                    row.state = str(state)
+                case ev.Queued():
+                    row.state = AgentState.QUEUED
+                case ev.AgentFinished(status=status):
+                    row.state = status
+                case ev.PlannerReply():
+                    row.tokens += event.prompt_tokens + event.completion_tokens
+                    row.cost_usd += event.cost_usd
             activity = activity_for(row, event)
             if activity is not None:
                 row.activity = activity

@@ -26,6 +26,7 @@ from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.widgets import DataTable, Footer, Header, Input, TextArea
 
+from cursorish.core import events as ev
 from cursorish.errors import CursorishError
 from cursorish.tui.agents_panel import AgentRow, AgentsPanel
 from cursorish.tui.bridge import (
@@ -292,14 +293,13 @@ class CursorishApp(App[int]):
         events = [event for _, event in message.events]
         for event in events:
             if event.agent_id is None:
-                if event.kind in ("notice", "warning"):
+                if isinstance(event, ev.Notice):
                     # Longer than the default 5 s: it comes while agents start, when the first
                     # planner import can hold the loop for seconds, and it is worth reading.
-                    text = str(event.data.get("message", ""))
-                    self.say(text, severity="warning", timeout=NOTICE_TIMEOUT_S)
-            elif event.kind == "queued":
+                    self.say(event.message, severity="warning", timeout=NOTICE_TIMEOUT_S)
+            elif isinstance(event, ev.Queued):
                 if event.agent_id not in panel.rows:
-                    row = self._row_from_store(event.agent_id, str(event.data.get("task", "")))
+                    row = self._row_from_store(event.agent_id, event.task)
                     if row is not None:
                         panel.add(row)
                 if self._select_new and event.agent_id in panel.rows:
@@ -309,7 +309,7 @@ class CursorishApp(App[int]):
         self.transcript.apply_events(message.events)
         self._attend(events)
         for event in events:
-            if event.kind == "committed" and event.agent_id in panel.rows:
+            if isinstance(event, ev.Committed) and event.agent_id in panel.rows:
                 self._refresh_row(event.agent_id)
         self._refresh_keys()
 
@@ -431,9 +431,10 @@ class CursorishApp(App[int]):
         selected = self.panel.selected.id if self.panel.selected else None
         chosen = channels()
         for event in events:
-            if event.agent_id == selected and event.kind in ("worktree_ready", "committed"):
-                self._reload_paths(event.agent_id)  # its files exist, or changed, now
-            need = need_of(event.kind, event.agent_id, event.data)
+            reload = isinstance(event, ev.WorktreeReady | ev.Committed)
+            if selected is not None and event.agent_id == selected and reload:
+                self._reload_paths(selected)  # its files exist, or changed, now
+            need = need_of(event)
             if need is None:
                 continue
             if need.agent_id != selected:  # the one on screen is seen already

@@ -31,12 +31,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from cursorish.core import events as ev
 from cursorish.core.command_runner import WITH_NETWORK, Approval
 from cursorish.core.events import Event
 from cursorish.errors import CursorishError, ExitCode
 
 if TYPE_CHECKING:
-    from cursorish.core.orchestrator import AgentReport, Orchestrator, RunSettings
+    from cursorish.core.orchestrator import Orchestrator, RunSettings
+    from cursorish.core.report import AgentReport
     from cursorish.gitops.repo import RepoInfo
     from cursorish.planner.client import Planner, PlannerSettings
     from cursorish.store.db import Store
@@ -164,7 +166,7 @@ class EngineBridge:
             self._queue.append((self._seq, event))
             if event.agent_id is not None:
                 self._track(event)
-                if owner is not None and event.kind == "queued":
+                if owner is not None and isinstance(event, ev.Queued):
                     self._owner[event.agent_id] = owner
             schedule = not self._scheduled
             self._scheduled = True
@@ -191,21 +193,20 @@ class EngineBridge:
     def _track(self, event: Event) -> None:
         assert event.agent_id is not None
         live = self._live.setdefault(event.agent_id, LiveState())
-        d = event.data
-        match event.kind:
-            case "planner_text":
-                live.text = (live.text + str(d.get("text", "")))[-MAX_LIVE_TEXT:]
-            case "planner_reply" | "agent_finished":
+        match event:
+            case ev.PlannerText(text=text):
+                live.text = (live.text + text)[-MAX_LIVE_TEXT:]
+            case ev.PlannerReply() | ev.AgentFinished():
                 live.text, live.apply_path, live.apply_text, live.asking = "", "", "", ""
-            case "applying":
-                live.apply_path, live.apply_text = str(d.get("path", "")), ""
-            case "apply_progress":
-                live.apply_text = (live.apply_text + str(d.get("text", "")))[-MAX_LIVE_TEXT:]
-            case "apply_done":
+            case ev.Applying(path=path):
+                live.apply_path, live.apply_text = path, ""
+            case ev.ApplyProgress(text=text):
+                live.apply_text = (live.apply_text + text)[-MAX_LIVE_TEXT:]
+            case ev.ApplyDone():
                 live.apply_path, live.apply_text = "", ""
-            case "asking":
-                live.asking = str(d.get("command", ""))
-            case "answered":
+            case ev.Asking(command=command):
+                live.asking = command
+            case ev.Answered():
                 live.asking = ""
 
     def snapshot(self, agent_id: str) -> tuple[int, LiveState]:
@@ -274,7 +275,7 @@ class EngineBridge:
                 f"your checkout has uncommitted changes ({repo.dirty_summary}); agents start "
                 f"from HEAD {repo.head_commit[:10]} and do not see them"
             )
-            self.sink(Event("notice", None, {"message": message}))
+            self.sink(ev.Notice(None, message))
         return await orch.run(tasks, repo=repo, plan=plan)
 
     def resume(self, agent_id: str) -> asyncio.Task[AgentReport | None]:
@@ -317,11 +318,11 @@ class EngineBridge:
         message, running = prepare_message(store, self.setup.repo.root, row, text, approve=approve)
         if running:
             msg_id = store.queue_message(agent_id, message)
-            self.sink(Event("message_queued", agent_id, {"id": msg_id, "text": message}))
+            self.sink(ev.MessageQueued(agent_id, msg_id, message))
             return "queued"
         orch = self.orchestrator(row["profile"])
         self._owner[agent_id] = orch
-        self.sink(Event("message", agent_id, {"text": message}))
+        self.sink(ev.UserMessage(agent_id, message))
         self._spawn(orch.revise(agent_id, message), agent_id)
         return "sent"
 

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.widget import AwaitMount
 from textual.widgets import Static
 
+from cursorish.core import events as ev
 from cursorish.core.events import Event
 from cursorish.core.text import escape_controls, first_line
 from cursorish.tui.agents_panel import LINE_LIMIT, STATE_LABEL, AgentRow, answer_verb
@@ -272,8 +273,8 @@ class Transcript(VerticalScroll):
         follow = self.is_vertical_scroll_end or self.max_scroll_y == 0
         text = ""
         for event in mine:
-            if event.kind == "planner_text":
-                text += str(event.data.get("text", ""))
+            if isinstance(event, ev.PlannerText):
+                text += event.text
                 continue
             if text:
                 self._append_stream(text)
@@ -296,67 +297,62 @@ class Transcript(VerticalScroll):
         self.call_later(scroll)
 
     def _apply_event(self, event: Event) -> None:
-        d = event.data
-        match event.kind:
-            case "queued":
-                self._note(f"queued: {first_line(str(d.get('task', '')), LINE_LIMIT)}")
-            case "worktree_ready":
-                self._note(f"worktree ready on branch {d.get('branch', '')}")
-            case "agent_started" if d.get("resumed"):
+        match event:
+            case ev.Queued(task=task):
+                self._note(f"queued: {first_line(task, LINE_LIMIT)}")
+            case ev.WorktreeReady(branch=branch):
+                self._note(f"worktree ready on branch {branch}")
+            case ev.AgentStarted(resumed=True):
                 self._clear_final()
                 self._note("resumed from its transcript")
-            case "agent_started":
-                self._mount(Static(Text(f"Task: {d.get('task', '')}"), classes="user"))
-            case "revising":
+            case ev.AgentStarted(task=task):
+                self._mount(Static(Text(f"Task: {task}"), classes="user"))
+            case ev.Revising(feedback=feedback):
                 self._clear_final()
-                self._mount(Static(Text(str(d.get("feedback", ""))), classes="user"))
-            case "message_queued":
-                self.show_queued(int(d.get("id") or 0), str(d.get("text", "")))
-            case "message_delivered":
-                queued = self.queued.pop(int(d.get("id") or 0), None)
+                self._mount(Static(Text(feedback), classes="user"))
+            case ev.MessageQueued(id=msg_id, text=text):
+                self.show_queued(msg_id, text)
+            case ev.MessageDelivered(id=msg_id, text=text):
+                queued = self.queued.pop(msg_id, None)
                 if queued is not None:
                     queued.remove()
-                self._mount(Static(Text(str(d.get("text", ""))), classes="user"))
-            case "plan":
-                self._mount(Static(Text(str(d.get("plan", ""))), classes="plan"))
+                self._mount(Static(Text(str(text)), classes="user"))
+            case ev.Plan(plan=plan):
+                self._mount(Static(Text(plan), classes="plan"))
                 self._note("plan ready: a approves it, e edits it, or send a follow-up")
-            case "planner_reply":
-                self._end_stream(str(d.get("content") or ""))
-            case "tool_call":
-                call_id = str(d.get("call_id") or "")
+            case ev.PlannerReply(content=content):
+                self._end_stream(content or "")
+            case ev.ToolCalled(call_id=call_id, tool=tool, arguments=arguments):
                 if call_id and call_id not in self.tools:
-                    block = ToolBlock(call_id, str(d.get("tool")), d.get("arguments"))
+                    block = ToolBlock(call_id, tool, arguments)
                     self.tools[call_id] = block
                     self._mount(block)
-            case "tool_result":
-                found = self.tools.get(str(d.get("call_id") or ""))
+            case ev.ToolReturned(call_id=call_id):
+                found = self.tools.get(call_id)
                 if found is not None:
-                    result = str(d.get("result", ""))
+                    result = event.result
                     if len(result) >= 300:
                         result += "…"
-                    found.set_result(result, ok=bool(d.get("ok")), ms=d.get("ms"))
-            case "applying":
-                self._show_apply(str(d.get("path", "")), "")
-            case "apply_progress":
-                text = self._apply_text + str(d.get("text", ""))
-                self._show_apply(str(d.get("path", "")), text, int(d.get("chars") or len(text)))
-            case "apply_done":
+                    found.set_result(result, ok=event.ok, ms=event.ms)
+            case ev.Applying(path=path):
+                self._show_apply(path, "")
+            case ev.ApplyProgress(path=path, text=delta, chars=chars):
+                text = self._apply_text + delta
+                self._show_apply(path, text, chars or len(text))
+            case ev.ApplyDone():
                 self._hide_apply()
-            case "asking":
-                self._show_ask(str(d.get("command", "")))
-            case "answered":
+            case ev.Asking(command=command):
+                self._show_ask(command)
+            case ev.Answered(command=command):
                 self._hide_ask()
-                self._note(f"{answer_verb(d)}: {d.get('command', '')}")
-            case "cancelling":
+                self._note(f"{answer_verb(event)}: {command}")
+            case ev.Cancelling():
                 self._note("cancelling…")
-            case "agent_finished":
+            case ev.AgentFinished(status=status):
                 self._end_stream("")
                 self._hide_apply()
                 self._hide_ask()
-                status = str(d.get("status", ""))
-                self.set_final(
-                    status, first_line(str(d.get("summary") or d.get("error") or ""), LINE_LIMIT)
-                )
+                self.set_final(status, first_line(event.summary or event.error or "", LINE_LIMIT))
 
     def show_queued(self, msg_id: int, text: str) -> None:
         """A message waiting for the agent's next planner turn (until `message_delivered`)."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from cursorish.core.events import Event
+from cursorish.core.events import Provisioned, StateChanged, WorktreeReady
+from cursorish.core.states import AgentState
 from cursorish.tui.agents_panel import AgentRow, activity_for
 
 
@@ -13,16 +14,19 @@ def _row(activity: str) -> AgentRow:
 
 
 def test_worktree_news_shows_until_the_planner_has_something_to_say() -> None:
-    ready = Event("worktree_ready", "a1", {"worktree": "/w", "branch": "b"})
+    ready = WorktreeReady("a1", worktree="/w", branch="b")
     assert activity_for(_row("started"), ready) == "worktree ready"
     assert activity_for(_row("waiting for a free slot"), ready) == "worktree ready"
     # The planner starts while the worktree is prepared: its activity stays.
     assert activity_for(_row("planning (step 1)"), ready) is None
-    assert activity_for(_row("» reading the code"), Event("provisioned", "a1", {})) is None
+    assert (
+        activity_for(_row("» reading the code"), Provisioned("a1", copied=[], setup_exit=None))
+        is None
+    )
 
 
 def test_a_tool_waiting_for_the_setup_says_so() -> None:
-    waiting = Event("state", "a1", {"state": "provisioning", "tool": "edit_file"})
+    waiting = StateChanged("a1", AgentState.PROVISIONING, tool="edit_file")
     assert activity_for(_row("planning (step 1)"), waiting) == (
         "waiting for the worktree setup before edit_file"
     )

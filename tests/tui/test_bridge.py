@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.message import Message
 
+from cursorish.core import events as ev
 from cursorish.core.events import Event
 from cursorish.tui.app import CursorishApp
 from cursorish.tui.bridge import EngineBridge, EngineEvents, EngineSetup
@@ -23,7 +24,11 @@ SetupFactory = Callable[..., EngineSetup]
 
 
 def text(agent: str, piece: str) -> Event:
-    return Event("planner_text", agent, {"text": piece})
+    return ev.PlannerText(agent, piece)
+
+
+def _reply(agent: str) -> Event:
+    return ev.PlannerReply(agent, 1, "", [], 0, 0, 0.0)
 
 
 async def test_a_flood_of_events_reaches_the_app_in_few_messages(
@@ -62,9 +67,9 @@ async def test_snapshot_holds_what_the_store_does_not_yet(make_setup: SetupFacto
         bridge = app.bridge
         for piece in ("Let me ", "look."):
             bridge.sink(text("a1", piece))
-        bridge.sink(Event("applying", "a1", {"path": "app.py"}))
-        bridge.sink(Event("apply_progress", "a1", {"path": "app.py", "text": "def f():\n"}))
-        bridge.sink(Event("asking", "a1", {"command": "make test"}))
+        bridge.sink(ev.Applying("a1", path="app.py"))
+        bridge.sink(ev.ApplyProgress("a1", path="app.py", text="def f():\n", chars=9))
+        bridge.sink(ev.Asking("a1", command="make test"))
         seq, live = bridge.snapshot("a1")
         assert seq == 5
         assert (live.text, live.apply_path, live.apply_text, live.asking) == (
@@ -73,9 +78,9 @@ async def test_snapshot_holds_what_the_store_does_not_yet(make_setup: SetupFacto
             "def f():\n",
             "make test",
         )
-        bridge.sink(Event("apply_done", "a1", {"path": "app.py", "outcome": "merged"}))
-        bridge.sink(Event("answered", "a1", {"command": "make test", "allowed": True}))
-        bridge.sink(Event("planner_reply", "a1", {"step": 1}))
+        bridge.sink(ev.ApplyDone("a1", path="app.py", outcome="merged", engine="", ms=0))
+        bridge.sink(ev.Answered("a1", command="make test", allowed=True, network=False))
+        bridge.sink(_reply("a1"))
         seq, live = bridge.snapshot("a1")
         assert seq == 8 and live.text == live.apply_path == live.asking == ""
         assert bridge.snapshot("other")[1].text == ""

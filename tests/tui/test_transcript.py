@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cursorish.core.events import Event
+from cursorish.core import events as ev
 from cursorish.core.lifecycle import owner_token
 from cursorish.tui.app import CursorishApp
 from cursorish.tui.bridge import EngineSetup
@@ -110,10 +110,10 @@ async def test_planner_text_streams_into_one_block(make_setup: SetupFactory) -> 
     app = CursorishApp(setup)
     async with app.run_test(size=(100, 30)) as pilot:
         for piece in ("Looking ", "at the ", "code now."):
-            app.bridge.sink(Event("planner_text", "bbbb01", {"text": piece}))
+            app.bridge.sink(ev.PlannerText("bbbb01", piece))
         await wait_for(pilot, lambda: "Looking at the code now." in shown(app), what="text")
         assert len(app.transcript.query(".streaming")) == 1
-        app.bridge.sink(Event("planner_reply", "bbbb01", {"step": 1, "content": "x"}))
+        app.bridge.sink(ev.PlannerReply("bbbb01", 1, "x", [], 0, 0, 0.0))
         await wait_for(pilot, lambda: not app.transcript.query(".streaming"), what="reply")
         assert count(app, "Looking at the code now.") == 1
         assert "planning" in screen_text(app)
@@ -127,12 +127,12 @@ async def test_switching_agents_mid_stream_shows_the_text_once(make_setup: Setup
     async with app.run_test(size=(100, 30)) as pilot:
         app.panel.select("cccc01")
         await wait_for(pilot, lambda: app.transcript.agent_id == "cccc01", what="first")
-        app.bridge.sink(Event("planner_text", "cccc01", {"text": "alpha "}))
+        app.bridge.sink(ev.PlannerText("cccc01", "alpha "))
         app.panel.select("cccc02")  # before the batch with "alpha" is delivered
         await wait_for(pilot, lambda: app.transcript.agent_id == "cccc02", what="second")
-        app.bridge.sink(Event("planner_text", "cccc01", {"text": "beta "}))
+        app.bridge.sink(ev.PlannerText("cccc01", "beta "))
         app.panel.select("cccc01")
-        app.bridge.sink(Event("planner_text", "cccc01", {"text": "gamma"}))
+        app.bridge.sink(ev.PlannerText("cccc01", "gamma"))
         await wait_for(pilot, lambda: "alpha beta gamma" in shown(app), what="all text")
         await pilot.pause(0.2)
         assert count(app, "alpha") == 1
@@ -145,17 +145,15 @@ async def test_the_apply_step_shows_while_it_runs(make_setup: SetupFactory) -> N
     async with app.run_test(size=(100, 30)) as pilot:
         sink = app.bridge.sink
         sink(
-            Event(
-                "tool_call",
+            ev.ToolCalled(
                 "dddd01",
-                {
-                    "tool": "edit_file",
-                    "call_id": "e1",
-                    "arguments": '{"path": "app.py", "sketch": "x"}',
-                },
+                tool="edit_file",
+                call_id="e1",
+                arguments='{"path": "app.py", "sketch": "x"}',
+                target="app.py",
             )
         )
-        sink(Event("applying", "dddd01", {"path": "app.py"}))
+        sink(ev.Applying("dddd01", path="app.py"))
         # Both lines come from one batch of events, but a frame may show one before the other.
         await wait_for(
             pilot,
@@ -166,19 +164,9 @@ async def test_the_apply_step_shows_while_it_runs(make_setup: SetupFactory) -> N
         )
         assert "applying app.py" in app.panel.rows["dddd01"].activity
         sink(
-            Event(
-                "apply_progress",
-                "dddd01",
-                {"path": "app.py", "text": "def greet(name):\n    return", "chars": 27},
-            )
+            ev.ApplyProgress("dddd01", path="app.py", text="def greet(name):\n    return", chars=27)
         )
-        sink(
-            Event(
-                "apply_progress",
-                "dddd01",
-                {"path": "app.py", "text": ' "hello " + name\n', "chars": 45},
-            )
-        )
+        sink(ev.ApplyProgress("dddd01", path="app.py", text=' "hello " + name\n', chars=45))
         await wait_for(
             pilot,
             lambda: (
@@ -187,18 +175,15 @@ async def test_the_apply_step_shows_while_it_runs(make_setup: SetupFactory) -> N
             what="progress and the decoded text",
         )
         assert "model: 45 chars" in app.panel.rows["dddd01"].activity
-        sink(Event("apply_done", "dddd01", {"path": "app.py", "outcome": "merged"}))
+        sink(ev.ApplyDone("dddd01", path="app.py", outcome="merged", engine="", ms=0))
         sink(
-            Event(
-                "tool_result",
+            ev.ToolReturned(
                 "dddd01",
-                {
-                    "tool": "edit_file",
-                    "call_id": "e1",
-                    "ok": True,
-                    "result": "applied to app.py (+1 -1)",
-                    "ms": 40,
-                },
+                tool="edit_file",
+                call_id="e1",
+                ok=True,
+                result="applied to app.py (+1 -1)",
+                ms=40,
             )
         )
         await wait_for(
@@ -218,10 +203,8 @@ async def test_a_rebuilt_view_shows_an_apply_in_progress(make_setup: SetupFactor
     async with app.run_test(size=(100, 30)) as pilot:
         app.panel.select("eeee02")
         await wait_for(pilot, lambda: app.transcript.agent_id == "eeee02", what="second")
-        app.bridge.sink(Event("applying", "eeee01", {"path": "lib.py"}))
-        app.bridge.sink(
-            Event("apply_progress", "eeee01", {"path": "lib.py", "text": "import os\n"})
-        )
+        app.bridge.sink(ev.Applying("eeee01", path="lib.py"))
+        app.bridge.sink(ev.ApplyProgress("eeee01", path="lib.py", text="import os\n", chars=0))
         await pilot.pause(0.2)
         app.panel.select("eeee01")
         await wait_for(pilot, lambda: "applying lib.py" in shown(app), what="apply")
@@ -322,8 +305,8 @@ async def test_brackets_in_tasks_commands_and_errors_are_shown_as_typed(
     running_agent(setup, "b1b1b1", task)
     app = CursorishApp(setup)
     async with app.run_test(size=(160, 40), notifications=True) as pilot:
-        app.bridge.sink(Event("running_command", "b1b1b1", {"command": "[ -f x ] && echo [/done]"}))
-        app.bridge.sink(Event("notice", None, {"message": "odd [/] notice [red]"}))
+        app.bridge.sink(ev.RunningCommand("b1b1b1", "[ -f x ] && echo [/done]"))
+        app.bridge.sink(ev.Notice(None, "odd [/] notice [red]"))
         await wait_for(
             pilot, lambda: "$ [ -f x ] && echo [/done]" in screen_text(app), what="activity"
         )
@@ -345,9 +328,9 @@ async def test_escape_sequences_from_the_planner_and_files_are_shown_escaped(
     running_agent(setup, "e5c001", f"task {hostile}")
     app = CursorishApp(setup)
     async with app.run_test(size=(160, 40)) as pilot:
-        app.bridge.sink(Event("planner_text", "e5c001", {"text": f"thinking {hostile}"}))
+        app.bridge.sink(ev.PlannerText("e5c001", f"thinking {hostile}"))
         await wait_for(pilot, lambda: f"thinking {escaped}" in shown(app), what="streamed text")
-        app.bridge.sink(Event("planner_reply", "e5c001", {"step": 1, "content": "x"}))
+        app.bridge.sink(ev.PlannerReply("e5c001", 1, "x", [], 0, 0, 0.0))
         block = ToolBlock("c9", "read_file", {"path": f"notes{hostile}.txt"})
         block.set_result(f"notes.txt (lines 1-1 of 1)\ntitle {hostile}", ok=True)
         block.collapsed = False
