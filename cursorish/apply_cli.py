@@ -1,10 +1,10 @@
-"""Command handlers behind `cursorish apply`, `cursorish eval-apply` and `cursorish bench-apply`."""
+"""Command handlers behind `cursorish apply` and `cursorish eval apply` (a front end over the
+apply engine; `cursorish bench apply` is in cursorish/bench/apply.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from typing import Any
@@ -22,7 +22,9 @@ def normalise(text: str) -> list[str]:
     return lines
 
 
-def _percentile(values: list[float], q: float) -> float:
+def index_percentile(values: list[float], q: float) -> float:
+    """The sorted value at index round(q * (n - 1)), 0.0 for no values: the percentile that
+    `eval apply` and `bench apply` report."""
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -115,8 +117,8 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
         "wrong": counts["wrong"],
         "exact_rate": round(counts["exact"] / total, 4),
         "wrong_rate": round(counts["wrong"] / total, 4),
-        "p50_ms": round(_percentile(times, 0.5), 2),
-        "p95_ms": round(_percentile(times, 0.95), 2),
+        "p50_ms": round(index_percentile(times, 0.5), 2),
+        "p95_ms": round(index_percentile(times, 0.95), 2),
         "languages": by_language,
     }
     if as_json:
@@ -199,45 +201,3 @@ def cmd_apply(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(encoded)
         sys.stdout.buffer.flush()
     return int(ExitCode.OK)
-
-
-def cmd_bench_apply(args: argparse.Namespace) -> int:
-    """Time the deterministic merge on generated files of several sizes."""
-    from cursorish.apply.bench import generate_file, make_sketch
-    from cursorish.apply.deterministic import merge
-
-    as_json = bool(getattr(args, "json", False))
-    repeat = int(getattr(args, "repeat", 30) or 30)
-    sizes = [int(x) for x in getattr(args, "sizes", None) or (100, 500, 2500, 10000)]
-    rows: list[dict[str, Any]] = []
-    for size in sizes:
-        original = generate_file(size, seed=size)
-        sketch = make_sketch(original, edits=3, seed=size)
-        times: list[float] = []
-        merged_ok = True
-        for _ in range(repeat):
-            started = time.perf_counter()
-            outcome = merge(original, sketch, path="bench.py")
-            times.append((time.perf_counter() - started) * 1000)
-            merged_ok = merged_ok and isinstance(outcome, Merged)
-        median = statistics.median(times)
-        row = {
-            "lines": size,
-            "chars": len(original),
-            "median_ms": round(median, 2),
-            "p95_ms": round(_percentile(times, 0.95), 2),
-            "chars_per_s": round(len(original) / (median / 1000)) if median else 0,
-            "merged": merged_ok,
-        }
-        rows.append(row)
-        if as_json:
-            print(json.dumps(row))
-        else:
-            print(
-                f"{size:>6} lines  median {row['median_ms']:7.2f} ms  p95 {row['p95_ms']:7.2f} ms  "
-                f"{row['chars_per_s']:>12,} chars/s  {'merged' if merged_ok else 'REFUSED'}"
-            )
-    summary = {"repeat": repeat, "sizes": rows}
-    if as_json:
-        print(json.dumps(summary))
-    return 0

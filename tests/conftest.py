@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 
 # Property tests replay the same examples on every run so CI never fails at random; set
 # HYPOTHESIS_PROFILE=explore to search fresh examples (and add what it finds as @example).

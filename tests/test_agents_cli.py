@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cursorish.cli import main
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import call, finish, run_tasks, settings_for
 
 MakeRepo = Callable[..., Path]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cursorish.apply.commands import cmd_apply, cmd_bench_apply, cmd_eval_apply
+from cursorish.apply_cli import cmd_apply, cmd_eval_apply
 
 ORIGINAL = b"def f():\r\n    return 1\r\n\r\n\r\ndef g():\r\n    return 2\r\n"
 SKETCH = b"# ... existing code ...\ndef g():\n    return 3\n"
@@ -100,20 +100,6 @@ def test_eval_apply_json_summary_is_the_last_line(tmp_path, capsys) -> None:
         0,
     )
     assert [json.loads(x)["outcome"] for x in lines[:-1]] == ["exact", "refused"]
-
-
-def test_bench_apply_json(capsys) -> None:
-    assert cmd_bench_apply(argparse.Namespace(json=True, repeat=2, sizes=[100, 500])) == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert [row["lines"] for row in summary["sizes"]] == [100, 500]
-    assert all(row["merged"] for row in summary["sizes"])
-
-
-@pytest.mark.slow
-def test_bench_2500_lines_p95_under_20ms(capsys) -> None:
-    assert cmd_bench_apply(argparse.Namespace(json=True, repeat=30, sizes=[2500])) == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["sizes"][0]["p95_ms"] <= 20
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.store.paths import repo_key
 from tests.conftest import ServerFactory, create_repo, git, snapshot
 from tests.scripted_turns import call, finish

@@ -1,8 +1,19 @@
-"""Generated files and lazy sketches for timing the deterministic merge at several sizes."""
+"""`cursorish bench apply`: the deterministic merge timed on generated files of several sizes.
+
+The generated files and their lazy sketches serve `bench spec` too.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
+import statistics
+import time
+from typing import Any
+
+from cursorish.apply.result import Merged
+from cursorish.apply_cli import index_percentile
 
 
 def generate_file(lines: int, seed: int = 0) -> str:
@@ -54,3 +65,44 @@ def make_sketch(original: str, edits: int = 3, seed: int = 0) -> str:
         out.append("        # ... existing code ...")
     out.append("# ... existing code ...")
     return "\n".join(out) + "\n"
+
+
+def cmd_bench_apply(args: argparse.Namespace) -> int:
+    """Time the deterministic merge on generated files of several sizes."""
+    from cursorish.apply.deterministic import merge
+
+    as_json = bool(getattr(args, "json", False))
+    repeat = int(getattr(args, "repeat", 30) or 30)
+    sizes = [int(x) for x in getattr(args, "sizes", None) or (100, 500, 2500, 10000)]
+    rows: list[dict[str, Any]] = []
+    for size in sizes:
+        original = generate_file(size, seed=size)
+        sketch = make_sketch(original, edits=3, seed=size)
+        times: list[float] = []
+        merged_ok = True
+        for _ in range(repeat):
+            started = time.perf_counter()
+            outcome = merge(original, sketch, path="bench.py")
+            times.append((time.perf_counter() - started) * 1000)
+            merged_ok = merged_ok and isinstance(outcome, Merged)
+        median = statistics.median(times)
+        row = {
+            "lines": size,
+            "chars": len(original),
+            "median_ms": round(median, 2),
+            "p95_ms": round(index_percentile(times, 0.95), 2),
+            "chars_per_s": round(len(original) / (median / 1000)) if median else 0,
+            "merged": merged_ok,
+        }
+        rows.append(row)
+        if as_json:
+            print(json.dumps(row))
+        else:
+            print(
+                f"{size:>6} lines  median {row['median_ms']:7.2f} ms  p95 {row['p95_ms']:7.2f} ms  "
+                f"{row['chars_per_s']:>12,} chars/s  {'merged' if merged_ok else 'REFUSED'}"
+            )
+    summary = {"repeat": repeat, "sizes": rows}
+    if as_json:
+        print(json.dumps(summary))
+    return 0

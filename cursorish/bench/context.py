@@ -66,7 +66,7 @@ def measure(root: Path, db: Path, queries: list[str], change: str) -> dict[str, 
 
 
 def _generated(tmp: Path, files: int) -> tuple[Path, list[str], str]:
-    from cursorish.core.bench_agents import generate_repo
+    from cursorish.bench.agents import generate_repo
 
     root = generate_repo(tmp / "generated", files)
     rng = random.Random(7)

@@ -162,7 +162,7 @@ def _common_bytes(a: list[int], b: list[int], piece: Callable[[int], bytes]) -> 
 
 def bench_cases(count: int) -> list[tuple[str, str]]:
     """(original, sketch) pairs: generated Python modules of various sizes with lazy sketches."""
-    from cursorish.apply.bench import generate_file, make_sketch
+    from cursorish.bench.apply import generate_file, make_sketch
 
     cases = []
     for i in range(count):
@@ -287,7 +287,7 @@ def summarize(results: list[CaseResult]) -> dict[str, object]:
 
 def cmd_bench_spec(args: argparse.Namespace) -> int:
     """Print per-case and total figures; with --json the last line is the summary object."""
-    from cursorish.apply.model.testmodels import synthetic_model_path
+    from cursorish.bench.synthetic_models import synthetic_model_path
 
     model_path = getattr(args, "model", None)
     preset = getattr(args, "synthetic", None)

@@ -41,7 +41,7 @@ class BpeVocab:
 
 def corpus_files(root: Path | None = None) -> list[Path]:
     """The training corpus: every .py file of the cursorish package, in a stable order."""
-    base = root if root is not None else Path(__file__).resolve().parents[2]
+    base = root if root is not None else Path(__file__).resolve().parents[1]
     return sorted(p for p in base.rglob("*.py") if "__pycache__" not in p.parts)
 
 

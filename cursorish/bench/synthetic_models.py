@@ -7,7 +7,7 @@ nonsense, but greedy decoding is deterministic, which is all "speculative == van
 
 Presets: `tiny` (a few hundred KB, written into a test's tmp dir in well under a second),
 `bpe` (the tiny shape with a byte-level BPE vocabulary of 4096 tokens trained on cursorish's own
-source, as real apply models have; see `bpe.py`) and `0.5b` (realistic shape: >= 0.3 B
+source, as real apply models have; see `synthetic_bpe.py`) and `0.5b` (realistic shape: >= 0.3 B
 parameters, 24 layers, q8_0), cached under `$XDG_CACHE_HOME/cursorish/models/` and reused.
 """
 
@@ -242,7 +242,7 @@ def synthetic_model_path(preset: str, cache_dir: Path | None = None) -> Path:
     directory = cache_dir if cache_dir is not None else default_cache_dir()
     tag = ""
     if spec.tokenizer == "bpe":
-        from cursorish.apply.model.bpe import corpus_digest, corpus_files
+        from cursorish.bench.synthetic_bpe import corpus_digest, corpus_files
 
         tag = "-c" + corpus_digest(corpus_files())  # the vocabulary follows the source tree
     path = directory / f"cursorish-synth-{spec.name}-v{FORMAT_VERSION}-s{spec.seed}{tag}.gguf"
@@ -336,7 +336,7 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
     merges: list[str] = []
     scores: list[float] = []
     if spec.tokenizer == "bpe":
-        from cursorish.apply.model.bpe import corpus_files, train_bpe
+        from cursorish.bench.synthetic_bpe import corpus_files, train_bpe
 
         vocab = train_bpe(corpus_files(), BPE_VOCAB_SIZE)
         tokens, types, merges = vocab.tokens, vocab.types, vocab.merges
@@ -407,7 +407,7 @@ def write_synthetic_model(path: Path, spec: SynthSpec) -> Path:
 
 def _add_bpe_tokenizer(writer: Any, tokens: list[str], types: list[int], merges: list[str]) -> None:
     """A GPT-2 style tokenizer as llama.cpp reads it (as converted Qwen2 models carry it)."""
-    from cursorish.apply.model.bpe import ENDOFTEXT_ID, IM_END_ID, PRE_TOKENIZER
+    from cursorish.bench.synthetic_bpe import ENDOFTEXT_ID, IM_END_ID, PRE_TOKENIZER
 
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre(PRE_TOKENIZER)

@@ -16,14 +16,14 @@ Three figures, measured in one run on one machine, each printed next to its targ
    are timed again once the agents have finished, for comparison.
 3. A big diff opens in the viewer (target <= 500 ms): `ReviewSession.open` on a branch whose
    diff has about `--diff-lines` lines, then the ReviewScreen up to its first drawn rows
-   (`review_app.measure_review_open`); `diff_view.measure_open` gives the viewer alone
+   (`tui_diff.measure_review_open`); `tui_diff.measure_viewer_open` gives the viewer alone
    (parse + rows + first frame, no git). Scrolling: the time from a jump (middle, end, ...)
    to the frame that shows it, for a diff of a tenth of the size and the full one; the ratio
    shows it does not depend on the diff's size (the viewer draws only visible rows).
 
-Frames are counted where Textual hands a rendered update to the driver (`App._display`): in
-headless mode nothing is written to a terminal, but the update has been composed and
-rendered. Everything runs in a temporary directory with its own CURSORISH_HOME and an empty
+Frames are counted where Textual hands a rendered update to the driver (see `tui_frames`);
+start-up is in `tui_startup`, the big diff in `tui_diff`, key presses and sends here.
+Everything runs in a temporary directory with its own CURSORISH_HOME and an empty
 configuration, so the user's store and settings are untouched.
 """
 
@@ -37,36 +37,32 @@ import math
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import RenderableType
 from textual import events
-from textual.app import App
-from textual.screen import Screen
 
+from cursorish.bench.stats import percentile, spread
+from cursorish.bench.tui_diff import (
+    DIFF_FILES,
+    REPO_FILES,
+    TARGET_DIFF_OPEN_MS,
+    make_repo,
+    measure_diff,
+)
+from cursorish.bench.tui_frames import FRAME_TIMEOUT_S, SIZE, TimedApp, until
+from cursorish.bench.tui_startup import LAZY_MODULES, TARGET_STARTUP_S, measure_startup
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.planner.scripted_server import ScriptedServer
-from cursorish.tui.app import CursorishApp
+from cursorish.replay.scripted_server import ScriptedServer
 
-TARGET_STARTUP_S = 1.5
 TARGET_KEY_P95_MS = 100.0
-TARGET_DIFF_OPEN_MS = 500.0
 TARGET_SEND_MS = 50.0  # enter in the input line -> the planner request leaves (idle agent)
-LAZY_MODULES = ("litellm", "llama_cpp")
-SIZE = (120, 40)
-REPO_FILES = 300
-DIFF_FILES = 10
 KEY_GAP_S = 0.05  # pause after a press is drawn before the next (a fast typist)
 CHUNK_CHARS = 12
 CHUNK_DELAY_S = 0.02  # 50 chunks a second per agent, a fast provider
-FRAME_TIMEOUT_S = 10.0  # a press not drawn by then counts as this long, and as a miss
 # Variables of the user's that would change what is measured.
 _CLEARED_ENV = (
     "CURSORISH_PLANNER",
@@ -76,24 +72,6 @@ _CLEARED_ENV = (
     "CURSORISH_COMMAND_POLICY",
     "CURSORISH_CONCURRENCY",
 )
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..1) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
-
-
-def spread(values: list[float], scale: float = 1.0, digits: int = 1) -> dict[str, float]:
-    """median, p50, p95 and max of `values` times `scale`, rounded."""
-    if not values:
-        return {}
-    return {
-        "median": round(statistics.median(values) * scale, digits),
-        "p95": round(percentile(values, 0.95) * scale, digits),
-        "max": round(max(values) * scale, digits),
-    }
 
 
 # -- the scripted planner, streaming in many small chunks --------------------------------------
@@ -118,7 +96,7 @@ def streaming_script(seconds: float) -> list[dict[str, Any]]:
     ]
 
 
-# -- the environment and the repository ---------------------------------------------------------
+# -- the environment ------------------------------------------------------------------------
 
 
 @contextlib.contextmanager
@@ -138,216 +116,6 @@ def isolated_env(tmp: Path) -> Iterator[dict[str, str]]:
         os.environ.update(saved)
 
 
-def _git(root: Path, *args: str) -> None:
-    ident = ["-c", "user.name=bench", "-c", "user.email=bench@cursorish.invalid"]
-    done = subprocess.run(
-        ["git", *ident, *args], cwd=root, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise CursorishError(f"git {' '.join(args)} failed in {root}: {done.stderr.strip()}")
-
-
-def _diff_file_lines(target: int) -> int:
-    # One changed line every 10 gives hunks of 8 diff lines (3 context, -, +, 3 context).
-    return max(10, math.ceil(target / DIFF_FILES / 8) * 10)
-
-
-def _diff_text(lines: int, changed: bool) -> str:
-    out = ["def run(value):"]
-    for i in range(1, lines):
-        if changed and i % 10 == 5:
-            out.append(f"    total_{i} = compute(value, {i}) + 1  # step {i}, adjusted")
-        else:
-            out.append(f"    total_{i} = compute(value, {i})  # step {i}")
-    return "\n".join(out) + "\n"
-
-
-def make_repo(root: Path, diff_sizes: list[int]) -> dict[int, tuple[str, int]]:
-    """The bench repository: REPO_FILES small modules, and per diff size a folder of
-    DIFF_FILES files and a branch changing them; {size: (branch, diff lines)}."""
-    from cursorish.core.bench_agents import generate_repo
-    from cursorish.gitops.hunks import diff_files
-
-    generate_repo(root, REPO_FILES)
-    for size in diff_sizes:
-        for f in range(DIFF_FILES):
-            path = root / f"diff{size}" / f"module_{f:02d}.py"
-            path.parent.mkdir(exist_ok=True)
-            path.write_text(_diff_text(_diff_file_lines(size), False), encoding="utf-8")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "--no-verify", "-m", "files to diff")
-    branches: dict[int, tuple[str, int]] = {}
-    for size in diff_sizes:
-        branch = f"bench-diff-{size}"
-        _git(root, "checkout", "-q", "-b", branch)
-        for f in range(DIFF_FILES):
-            path = root / f"diff{size}" / f"module_{f:02d}.py"
-            path.write_text(_diff_text(_diff_file_lines(size), True), encoding="utf-8")
-        _git(root, "commit", "-q", "--no-verify", "-am", f"a diff of about {size} lines")
-        _git(root, "checkout", "-q", "main")
-        lines = sum(len(h.lines) for d in diff_files(root, "main", branch) for h in d.hunks)
-        branches[size] = (branch, lines)
-    return branches
-
-
-# -- frames -------------------------------------------------------------------------------------
-
-
-@dataclass
-class FrameClock:
-    """Timestamps of rendered frames, and a way to wait for the first frame in which a
-    condition holds (checked when the frame is handed over, so the frame shows it)."""
-
-    frames: int = 0
-    _waiters: list[tuple[Callable[[], bool], asyncio.Future[float]]] = field(default_factory=list)
-
-    def frame(self) -> None:
-        self.frames += 1
-        if not self._waiters:
-            return
-        now = time.perf_counter()
-        still = []
-        for condition, future in self._waiters:
-            if future.done():
-                continue
-            if condition():
-                future.set_result(now)
-            else:
-                still.append((condition, future))
-        self._waiters = still
-
-    async def wait(self, condition: Callable[[], bool], timeout: float | None = None) -> float:
-        """perf_counter() of the first frame from now on in which `condition()` holds;
-        TimeoutError after `timeout` (default FRAME_TIMEOUT_S) seconds."""
-        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._waiters.append((condition, future))
-        return await asyncio.wait_for(future, FRAME_TIMEOUT_S if timeout is None else timeout)
-
-
-class TimedApp(CursorishApp):
-    """The real app, with a FrameClock told about every frame it renders."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.clock = FrameClock()
-
-    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
-        super()._display(screen, renderable)
-        if renderable is not None and not self._batch_count:
-            self.clock.frame()
-
-
-class TimedHost(App[None]):
-    """An empty app to push review screens on, with a FrameClock."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.clock = FrameClock()
-
-    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
-        super()._display(screen, renderable)
-        if renderable is not None and not self._batch_count:
-            self.clock.frame()
-
-
-# -- 1. start-up --------------------------------------------------------------------------------
-
-# Runs `cursorish` like the console script does, and says on exit which lazy modules the
-# process ever imported.
-_CHILD = f"""
-import atexit, json, os, sys
-def _report():
-    with open(os.environ["CURSORISH_BENCH_MODULES"], "w") as f:
-        json.dump({{m: m in sys.modules for m in {LAZY_MODULES!r}}}, f)
-atexit.register(_report)
-import runpy
-runpy.run_module("cursorish", run_name="__main__", alter_sys=True)
-"""
-
-
-def startup_once(
-    repo: Path, env: dict[str, str], report: Path, timeout_s: float = 30.0
-) -> tuple[float, dict[str, bool]]:
-    """Spawn `cursorish tui` on a 120x40 pseudo-terminal; (seconds to the first frame,
-    {module: imported before exit})."""
-    import fcntl
-    import pty
-    import select
-    import struct
-    import termios
-
-    master, slave = pty.openpty()
-    cols, rows = SIZE
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    child_env = {**env, "TERM": "xterm-256color", "CURSORISH_BENCH_MODULES": str(report)}
-    child_env.pop("TEXTUAL", None)
-    report.unlink(missing_ok=True)
-    argv = [sys.executable, "-c", _CHILD, "tui", "--repo", str(repo)]
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        argv, stdin=slave, stdout=slave, stderr=slave, env=child_env, start_new_session=True
-    )
-    os.close(slave)
-    seen = b""
-    first_frame: float | None = None
-    quit_sent = False
-    try:
-        deadline = started + timeout_s
-        while time.perf_counter() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.05)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:  # the child closed the terminal
-                    break
-                if not data:
-                    break
-                if first_frame is None:
-                    seen = (seen + data)[-200_000:]
-                    if b"Agents" in seen:
-                        first_frame = time.perf_counter()
-            if first_frame is not None and not quit_sent:
-                os.write(master, b"q")
-                quit_sent = True
-            if proc.poll() is not None and not ready:
-                break
-        if first_frame is None:
-            tail = seen[-600:].decode("utf-8", "replace")
-            raise CursorishError(f"the app drew no frame within {timeout_s:.0f} s: {tail!r}")
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired as exc:
-            raise CursorishError("the app did not quit on q within 10 s") from exc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    try:
-        modules = json.loads(report.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        modules = {}
-    return first_frame - started, {m: bool(modules.get(m, True)) for m in LAZY_MODULES}
-
-
-def measure_startup(repo: Path, env: dict[str, str], runs: int, tmp: Path) -> dict[str, Any]:
-    report = tmp / "modules.json"
-    cold, cold_modules = startup_once(repo, env, report)
-    times: list[float] = []
-    imported = {m: v for m, v in cold_modules.items()}
-    for _ in range(runs):
-        seconds, modules = startup_once(repo, env, report)
-        times.append(seconds)
-        for m, v in modules.items():
-            imported[m] = imported[m] or v
-    result = {"event": "startup", "runs": runs, "first_run_s": round(cold, 3)}
-    result.update({f"{k}_s": v for k, v in spread(times, digits=3).items()})
-    result["imported"] = imported
-    result["target_s"] = TARGET_STARTUP_S
-    result["ratio_to_target"] = round(statistics.median(times) / TARGET_STARTUP_S, 3)
-    return result
-
-
 # -- 2. key presses while agents stream --------------------------------------------------------
 
 
@@ -357,14 +125,6 @@ def _namespace(repo: Path, **flags: Any) -> argparse.Namespace:
     values: dict[str, Any] = dict.fromkeys(FLAG_KEYS)
     values.update(flags)
     return argparse.Namespace(repo=str(repo), **values)
-
-
-async def _until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise CursorishError(f"bench tui: timed out waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 async def _press_and_time(app: TimedApp, key: str, target: str) -> float:
@@ -405,7 +165,7 @@ async def _time_keys(
         raise CursorishError("bench tui: key presses need at least 2 agents")
     app.panel.table.focus()
     app.panel.select(order[0])
-    await _until(lambda: app.transcript.agent_id == order[0], 10, "the first agent")
+    await until(lambda: app.transcript.agent_id == order[0], 10, "the first agent")
     index, step = 0, 1
     times: list[float] = []
     for _ in range(presses):
@@ -431,7 +191,7 @@ async def _time_typing(
     it (`presses` keys, or until `still()` turns false); the line is emptied afterwards."""
     chat = app.chat_input
     chat.focus()
-    await _until(lambda: app.focused is chat, 10, "the input line")
+    await until(lambda: app.focused is chat, 10, "the input line")
     times: list[float] = []
     for i in range(presses):
         if not still():
@@ -472,12 +232,12 @@ def measure_send(repo: Path, runs: int) -> dict[str, Any]:
         try:
             async with app.run_test(size=SIZE) as pilot:
                 app.bridge.start_agents("benchmark: one edit, then follow-ups")
-                await _until(lambda: bool(app.panel.rows), 60, "the agent")
+                await until(lambda: bool(app.panel.rows), 60, "the agent")
                 row = next(iter(app.panel.rows.values()))
                 app.panel.select(row.id)
                 for _ in range(runs):
-                    await _until(lambda: app.panel.rows[row.id].ended, 60, "the agent to end")
-                    await _until(lambda: not app.bridge.busy, 60, "the commit")
+                    await until(lambda: app.panel.rows[row.id].ended, 60, "the agent to end")
+                    await until(lambda: not app.bridge.busy, 60, "the commit")
                     await pilot.pause(0.2)
                     chat = app.chat_input
                     chat.focus()
@@ -539,7 +299,7 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
                         not r.ended and app.bridge.snapshot(r.id)[1].text for r in rows
                     )
 
-                await _until(streaming, 120, f"{agents} agents streaming")
+                await until(streaming, 120, f"{agents} agents streaming")
                 frames = app.clock.frames
                 began = time.perf_counter()
                 # The new agents are the top rows (newest first).
@@ -554,10 +314,10 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
                 # Typing in the input line under the transcript, agents still streaming.
                 typed = await _time_typing(app, presses, streaming)
                 result["typing"] = {"presses": len(typed), **spread(typed, 1000)}
-                await _until(
+                await until(
                     lambda: all(r.ended for r in app.panel.rows.values()), 120, "agents to end"
                 )
-                await _until(lambda: not app.bridge.busy, 60, "agents to be committed")
+                await until(lambda: not app.bridge.busy, 60, "agents to be committed")
                 await pilot.pause(0.2)
                 idle = await _time_keys(app, max(4, presses // 2), misses, rows=agents)
                 result["idle_p50_ms"] = round(statistics.median(idle) * 1000, 1)
@@ -578,104 +338,6 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
     result["target_p95_ms"] = TARGET_KEY_P95_MS
     p95 = result.get("p95_ms")
     result["ratio_to_target"] = round(p95 / TARGET_KEY_P95_MS, 3) if p95 is not None else None
-    return result
-
-
-# -- 3. the big diff ----------------------------------------------------------------------------
-
-
-def _open_session(repo: Path, branch: str) -> Any:
-    from cursorish.core.review import ReviewSession
-    from cursorish.gitops.repo import open_repo
-    from cursorish.store.db import Store
-
-    info = open_repo(repo)
-    return ReviewSession.open(info, Store.for_repo(info.git_common_dir), branch)
-
-
-def measure_open(repo: Path, branch: str, runs: int) -> dict[str, Any]:
-    """Seconds of ReviewSession.open + ReviewScreen to its first drawn rows, per run."""
-    from cursorish.tui.review_app import measure_review_open
-
-    _open_session(repo, branch).store.close()  # the first review creates its worktree
-    totals: list[float] = []
-    opens: list[float] = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        session = _open_session(repo, branch)
-        opened = time.perf_counter() - started
-        try:
-            screen = measure_review_open(session, size=SIZE)
-        finally:
-            session.store.close()
-        opens.append(opened)
-        totals.append(opened + screen)
-    out = {f"{k}_ms": v for k, v in spread(totals, 1000).items()}
-    out["session_open_ms"] = round(statistics.median(opens) * 1000, 1)
-    return out
-
-
-def measure_scroll(repo: Path, branch: str, jumps: int = 12) -> dict[str, Any]:
-    """Milliseconds from a scroll jump to the frame showing it, in a ReviewScreen."""
-    from cursorish.tui.review_screen import ReviewScreen
-
-    session = _open_session(repo, branch)
-    times: list[float] = []
-    drawn: list[int] = []
-
-    async def run() -> None:
-        app = TimedHost()
-        async with app.run_test(size=SIZE) as pilot:
-            screen = ReviewScreen(session)
-            await app.push_screen(screen)
-            view = screen.view
-            await _until(lambda: view.rows_rendered > 0, 30, "the diff")
-            await pilot.pause()
-            top = int(view.max_scroll_y)
-            # The middle, the end, and places in between, each far from the last.
-            spots = [top // 2, top, top // 4, (3 * top) // 4, top // 8, (7 * top) // 8]
-            spots += [(top * k) // (jumps + 1) for k in range(1, jumps + 1)]
-            for y in spots[:jumps]:
-                if y == int(view.scroll_y):
-                    continue  # no scroll, no frame
-                before = view.rows_rendered
-                started = time.perf_counter()
-                view.scroll_to(y=y, animate=False)
-
-                def there(y: int = y) -> bool:
-                    return int(view.scroll_y) == y
-
-                frame = await app.clock.wait(there)
-                times.append(frame - started)
-                drawn.append(view.rows_rendered - before)
-                await asyncio.sleep(0.02)
-
-    try:
-        asyncio.run(run())
-    finally:
-        session.store.close()
-    out = {f"{k}_ms": v for k, v in spread(times, 1000, 2).items()}
-    out["rows_drawn_max"] = max(drawn) if drawn else 0
-    return out
-
-
-def measure_diff(repo: Path, branches: dict[int, tuple[str, int]], runs: int) -> dict[str, Any]:
-    from cursorish.tui.diff_view import measure_open as viewer_open
-    from cursorish.tui.diff_view import synthetic_diff
-
-    big, small = max(branches), min(branches)
-    branch, lines = branches[big]
-    opened = measure_open(repo, branch, runs)
-    viewer = [viewer_open(synthetic_diff(lines), size=SIZE) for _ in range(runs)]
-    scroll = {size: measure_scroll(repo, branches[size][0]) for size in (small, big)}
-    result: dict[str, Any] = {"event": "diff", "lines": lines, "runs": runs, **opened}
-    result["viewer_only_ms"] = round(statistics.median(viewer) * 1000, 1)
-    result["scroll"] = {str(branches[size][1]): scroll[size] for size in (small, big)}
-    small_ms = scroll[small].get("median_ms") or 0.0
-    result["scroll_ratio"] = round(scroll[big]["median_ms"] / small_ms, 3) if small_ms else None
-    result["terminal_rows"] = SIZE[1]
-    result["target_ms"] = TARGET_DIFF_OPEN_MS
-    result["ratio_to_target"] = round(opened["median_ms"] / TARGET_DIFF_OPEN_MS, 3)
     return result
 
 

@@ -33,7 +33,7 @@ Past the end of the
 script the server answers with a plain assistant message saying the script is exhausted,
 so a misbehaving agent stops instead of looping.
 
-Run by hand: ``python -m cursorish.planner.scripted_server SCRIPT.json [--port N]``.
+Run by hand: ``python -m cursorish.replay.scripted_server SCRIPT.json [--port N]``.
 """
 
 from __future__ import annotations
@@ -560,7 +560,7 @@ def _split(text: str, pieces: int = _PIECES) -> Iterator[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m cursorish.planner.scripted_server",
+        prog="python -m cursorish.replay.scripted_server",
         description="Serve a scripted conversation over an OpenAI-compatible API.",
     )
     parser.add_argument("script", type=Path, help="script JSON file")

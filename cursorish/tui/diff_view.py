@@ -12,7 +12,6 @@ screen's job; the view only reports which hunk is current.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -653,54 +652,3 @@ class DiffView(ScrollView, can_focus=True):
                     )
         self._code_cache[key] = segs
         return segs
-
-
-def synthetic_diff(lines: int = 5000, *, files: int = 10) -> bytes:
-    """A `git diff` of about `lines` diff lines over `files` Python files (hunks of 3 context
-    lines around 4 changed ones), for timing the viewer without a repository."""
-    out: list[str] = []
-    per_file = max(1, lines // files)
-    for f in range(files):
-        path = f"pkg/module_{f:02d}.py"
-        out.append(f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n")
-        out.append(f"--- a/{path}\n+++ b/{path}\n")
-        written = 0
-        start = 1
-        while written < per_file:
-            body = [f" def function_{start}(value: int) -> int:", "     total = value * 2"]
-            body += [f"-    return total + {start}", f"-    # old comment {start}"]
-            body += [f"+    return total + {start} + 1", f"+    # new comment {start}"]
-            body += ["     # trailing context"]
-            out.append(f"@@ -{start},5 +{start},5 @@ class Module{f}:\n")
-            out.extend(line + "\n" for line in body)
-            written += len(body)
-            start += 20
-    return "".join(out).encode()
-
-
-def measure_open(data: bytes, size: tuple[int, int] = (160, 50)) -> float:
-    """Seconds from `git diff` output (`data`) to the first frame of a DiffView showing it:
-    parsing, building the display rows, mounting and drawing the visible rows, in a headless
-    app of `size`. What `cursorish bench tui` reports as the big-diff open time."""
-    import asyncio
-
-    from textual.app import App
-
-    from cursorish.gitops.hunks import parse_diff
-
-    result: list[float] = []
-
-    async def run() -> None:
-        app: App[None] = App()
-        async with app.run_test(size=size) as pilot:
-            started = time.perf_counter()
-            view = DiffView(view_files(parse_diff(data)))
-            await app.screen.mount(view)
-            view.focus()
-            # The frame is drawn once the visible rows went through render_line.
-            while view.rows_rendered == 0 and view.row_count:
-                await pilot.pause()
-            result.append(time.perf_counter() - started)
-
-    asyncio.run(run())
-    return result[0]

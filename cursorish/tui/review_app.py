@@ -49,28 +49,3 @@ def run_compare(a: ReviewSession, b: ReviewSession) -> int:
     app = compare_app(a, b)
     app.run()
     return app.return_code or 0
-
-
-def measure_review_open(session: ReviewSession, size: tuple[int, int] = (160, 50)) -> float:
-    """Seconds from opening a ReviewScreen on `session` until its diff's first frame is
-    drawn: reading the diff from git, building the rows, mounting, drawing the visible rows
-    (headless, terminal of `size`). `cursorish bench tui` can report it for a big diff."""
-    import asyncio
-    import time
-
-    from textual.app import App
-
-    result: list[float] = []
-
-    async def run() -> None:
-        app: App[None] = App()
-        async with app.run_test(size=size) as pilot:
-            started = time.perf_counter()
-            screen = ReviewScreen(session)
-            await app.push_screen(screen)
-            while screen.view.rows_rendered == 0 and screen.view.row_count:
-                await pilot.pause()
-            result.append(time.perf_counter() - started)
-
-    asyncio.run(run())
-    return result[0]

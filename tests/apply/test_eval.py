@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.apply.commands import cmd_eval_apply
+from cursorish.apply_cli import cmd_eval_apply
 
 CASES = Path("/work/shared/eval/apply-dev.jsonl")
 pytestmark = pytest.mark.skipif(not CASES.exists(), reason="the shared eval set is not here")

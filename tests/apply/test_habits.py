@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from cursorish.apply.commands import normalise
+from cursorish.apply_cli import normalise
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 from tests.apply.heldout import STYLES, pairs, sketch

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from cursorish.apply.commands import normalise
+from cursorish.apply_cli import normalise
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 from tests.apply.heldout import DATA, STYLES, cases, pairs, sketch

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cursorish.apply.commands import normalise
+from cursorish.apply_cli import normalise
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.bench_agents import cmd_bench_agents, run_bench
+from cursorish.bench.agents import cmd_bench_agents, run_bench
 from cursorish.errors import CursorishError
 
 

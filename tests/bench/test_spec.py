@@ -8,7 +8,7 @@ from difflib import SequenceMatcher
 
 import pytest
 
-from cursorish.apply.model.bench import cmd_bench_spec, perturb
+from cursorish.bench.spec import cmd_bench_spec, perturb
 
 
 def test_perturbation_changes_a_modest_share_of_tokens() -> None:

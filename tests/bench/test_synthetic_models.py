@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cursorish.apply.model.backend import LocalApplyModel
-from cursorish.apply.model.testmodels import PRESETS, parameter_count, synthetic_model_path
+from cursorish.bench.synthetic_models import PRESETS, parameter_count, synthetic_model_path
 
 
 def test_tiny_model_is_small_and_deterministic(tmp_path: Path, tiny_model_path: Path) -> None:

@@ -12,15 +12,11 @@ from typing import Any
 
 import pytest
 
+from cursorish.bench.stats import percentile
+from cursorish.bench.tui import _print_human, cmd_bench_tui, streaming_script
+from cursorish.bench.tui_frames import SIZE
+from cursorish.bench.tui_startup import LAZY_MODULES
 from cursorish.errors import CursorishError, ExitCode
-from cursorish.tui.bench import (
-    LAZY_MODULES,
-    SIZE,
-    _print_human,
-    cmd_bench_tui,
-    percentile,
-    streaming_script,
-)
 
 AGENTS, DIFF_LINES, KEYS = 2, 200, 4
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from cursorish.context.engine import view_name
 from cursorish.context.tools import engine_for
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import call, finish, run_tasks, settings_for
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from cursorish.core import cpu_slots
 from cursorish.core.cpu_slots import CpuSlots, usable_cores
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import (
     Recorder,
     call,

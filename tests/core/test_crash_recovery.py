@@ -17,7 +17,7 @@ import pytest
 
 from cursorish.cli import main
 from cursorish.gitops.repo import open_repo
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import git

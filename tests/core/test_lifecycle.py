@@ -12,7 +12,7 @@ import pytest
 from cursorish.core import lifecycle
 from cursorish.errors import CursorishError
 from cursorish.gitops.repo import RepoInfo, branch_exists, open_repo
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import git

@@ -14,7 +14,7 @@ import pytest
 from cursorish.core.local_files import forget, is_secret, local_files, record_path
 from cursorish.core.provision import ProvisionSpec, provision
 from cursorish.core.tools import ToolBox, ToolContext
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import call, finish, run_tasks, settings_for
 
 SECRET = "sk-live-DO-NOT-LEAK-0123456789"

@@ -15,7 +15,7 @@ import pytest
 
 from cursorish.core.agent import is_test_command
 from cursorish.headless import compare_reports
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.conftest import git
 from tests.core.agent_helpers import (
     UNSANDBOXED,

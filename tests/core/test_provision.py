@@ -16,7 +16,7 @@ from cursorish.core.provision import (
 )
 from cursorish.core.trust import trust_repo
 from cursorish.errors import ConfigError
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import finish, run_tasks, settings_for
 
 MakeRepo = Callable[..., Path]

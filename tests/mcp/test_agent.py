@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import call, finish, run_tasks, settings_for, wait_until
 
 from .conftest import PY, SERVERS, spec, time_spec

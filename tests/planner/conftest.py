@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cursorish.planner.client import Planner, PlannerSettings
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 
 # litellm must use its bundled price table, never fetch one.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

@@ -360,7 +360,7 @@ def test_planner_error_is_a_cursorish_error_with_the_planner_exit_code() -> None
 
 def test_importing_the_client_does_not_import_litellm() -> None:
     code = (
-        "import sys, cursorish.planner.client, cursorish.planner.scripted_server;"
+        "import sys, cursorish.planner.client, cursorish.replay.scripted_server;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('litellm', 'openai')))"
     )
     out = subprocess.run(
@@ -413,7 +413,7 @@ def test_a_failing_on_text_callback_is_raised_as_is_and_not_retried(
 QUIET_SCRIPT = """
 import asyncio
 from cursorish.planner.client import Planner, PlannerError, PlannerSettings
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 
 turns = [
     {"error": {"status": 500, "times": 1}, "content": "ok"},

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cursorish.cli import main
-from cursorish.demo import REPLAY_NOTICE
+from cursorish.replay.demo import REPLAY_NOTICE
 from tests.conftest import git
 
 

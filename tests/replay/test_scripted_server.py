@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cursorish.planner.scripted_server import ScriptedServer, load_script
+from cursorish.replay.scripted_server import ScriptedServer, load_script
 from tests.conftest import ServerFactory
 
 REPO = Path(__file__).resolve().parents[2]
@@ -297,7 +297,7 @@ def test_command_line_entry(tmp_path: Path) -> None:
     path = tmp_path / "script.json"
     path.write_text(json.dumps([{"content": "from the CLI"}]))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cursorish.planner.scripted_server", str(path)],
+        [sys.executable, "-m", "cursorish.replay.scripted_server", str(path)],
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         stdout=subprocess.PIPE,

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cursorish.planner.scripted_server import ScriptedServer
 from textual.app import App
 from textual.pilot import Pilot
 
 from cursorish.config.settings import FLAG_KEYS
+from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.tui.bridge import EngineSetup
 from cursorish.tui.launch import prepare
 from tests.scripted_turns import APP, SKETCH, call, finish

@@ -11,14 +11,13 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
+from cursorish.bench.tui_diff import measure_viewer_open, synthetic_diff
 from cursorish.gitops.hunks import diff_files, parse_diff
 from cursorish.tui.diff_view import (
     ACCEPTED,
     PENDING,
     DiffView,
     ViewFile,
-    measure_open,
-    synthetic_diff,
     view_files,
 )
 from tests.conftest import create_repo
@@ -243,7 +242,7 @@ def test_a_5000_line_diff_draws_only_the_visible_rows() -> None:
 
 
 def test_measure_open_reports_the_time_to_first_frame() -> None:
-    seconds = measure_open(synthetic_diff(5000), size=(120, 40))
+    seconds = measure_viewer_open(synthetic_diff(5000), size=(120, 40))
     assert 0 < seconds < 60  # timing is not asserted (noisy machine); it must just run
 
 

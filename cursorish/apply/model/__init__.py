@@ -4,8 +4,7 @@
   agents, `apply(original, sketch, path=...)` -> `Merged | Refused`;
 - `speculative`: the greedy decode loop (speculative and plain), on `lowlevel.LlamaEngine`;
 - `remote.RemoteApplyModel`: the same contract over an OpenAI-compatible endpoint (litellm);
-- `prompts`: the prompt formats (FastApply ChatML, Morph) and answer parsing;
-- `testmodels`: synthetic GGUF models for tests and `bench.cmd_bench_spec`.
+- `prompts`: the prompt formats (FastApply ChatML, Morph) and answer parsing.
 
 Nothing here imports `llama_cpp` or `litellm` at module import time.
 """

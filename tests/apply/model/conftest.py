@@ -9,7 +9,7 @@ import pytest
 
 from cursorish.apply import router
 from cursorish.apply.model.backend import LocalApplyModel
-from cursorish.apply.model.testmodels import synthetic_model_path
+from cursorish.bench.synthetic_models import synthetic_model_path
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import pytest
 from cursorish.apply import router
 from cursorish.apply.model.validate import REFUSAL_PREFIX
 from cursorish.core.tools import ToolBox, ToolContext
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
 AMBIGUOUS = "# ... existing code ...\n    return 2\n# ... existing code ...\n"  # which function?

@@ -10,7 +10,7 @@ def test_importing_the_apply_model_modules_loads_neither_library() -> None:
         "cursorish.apply.router",
         "cursorish.apply.model.backend",
         "cursorish.apply.model.remote",
-        "cursorish.apply.model.bench",
-        "cursorish.apply.model.testmodels",
+        "cursorish.bench.spec",
+        "cursorish.bench.synthetic_models",
     ]
     assert imported_after(modules, ("llama_cpp", "litellm")) == []

@@ -11,7 +11,7 @@ from cursorish.apply.model.prompts import get_profile
 from cursorish.apply.model.remote import RemoteApplyModel, TagFilter
 from cursorish.apply.model.validate import REFUSAL_PREFIX
 from cursorish.apply.result import Merged, Refused
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 
 ORIGINAL = (
     "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\n"

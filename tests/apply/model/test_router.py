@@ -11,7 +11,7 @@ from cursorish.apply.model.remote import RemoteApplyModel
 from cursorish.apply.model.validate import REFUSAL_PREFIX
 from cursorish.apply.result import Merged, Refused
 from cursorish.errors import ConfigError, CursorishError, ExitCode
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
 AMBIGUOUS = "# ... existing code ...\n    return 2\n# ... existing code ...\n"  # which function?

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cursorish.apply.model.backend import LocalApplyModel
-from cursorish.apply.model.bench import perturb
+from cursorish.bench.spec import perturb
 from cursorish.apply.model.speculative import Drafter, OutputStream, generate
 
 

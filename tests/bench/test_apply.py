@@ -1,0 +1,24 @@
+"""`cursorish bench apply`: the JSON summary at small sizes (fast), the 2,500-line target (slow)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from cursorish.bench.apply import cmd_bench_apply
+
+
+def test_bench_apply_json(capsys) -> None:
+    assert cmd_bench_apply(argparse.Namespace(json=True, repeat=2, sizes=[100, 500])) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [row["lines"] for row in summary["sizes"]] == [100, 500]
+    assert all(row["merged"] for row in summary["sizes"])
+
+
+@pytest.mark.slow
+def test_bench_2500_lines_p95_under_20ms(capsys) -> None:
+    assert cmd_bench_apply(argparse.Namespace(json=True, repeat=30, sizes=[2500])) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["sizes"][0]["p95_ms"] <= 20
