@@ -57,6 +57,7 @@ _PY_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)\s*(?::\s*[^=]+?)?\s=\s")
 _TERMINAL = re.compile(r"^\s*(return|raise|throw|continue|break)\b")
 _BRANCH = re.compile(r"^\s*([}\])]|(case|default|else|elif|except|finally|catch)\b|#|//|/\*|\*|@)")
 _OPENERS = ("(", "[", "{", ",", "\\", "+", "-", "*", "/", "&&", "||", " and", " or", "=", ":")
+_RUST_LET = re.compile(r"^\s*let\s+(?:mut\s+)?(\w+)\b")
 _LET_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _BESIDE = 6  # non-blank lines between a chunk and a copy of one of its lines that is 'beside' it
 _ASSIGNMENTS = 24  # readings of where each chunk sits, tried before giving up
@@ -210,8 +211,12 @@ class _Check:
             if lang in _LET_LANGUAGES
             else _PY_ASSIGNMENT
             if lang == "python"
+            else _RUST_LET
+            if lang == "rust"
             else _SHORT_DECLARATION
         )
+        # Rust shadows a name on purpose by deriving it from itself (`let x = x.trim();`).
+        self.shadows = lang == "rust"
         self.before = before
         self.after = after
         self.shape = shape
@@ -700,6 +705,9 @@ class _Check:
                     continue
                 match = self.declaration.match(self.after[r])
                 if not match:
+                    continue
+                value = self.after[r][match.end() :]
+                if self.shadows and re.search(rf"\b{re.escape(match.group(1))}\b", value):
                     continue
                 depth = _width(self.after[r])
                 low = max(0, first - 2 * _BESIDE)

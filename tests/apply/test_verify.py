@@ -304,3 +304,38 @@ def load(path):
 # ... existing code ...
 """
     assert verify_merge(ORIGINAL, sketch2, branch, path="m.py") is None
+
+
+RUST = """\
+fn values(completer: &Completer, value: &str) -> Vec<Candidate> {
+    debug!("values");
+
+    let mut values = Vec::new();
+    values.extend(completer.candidates());
+
+    values.retain(|c| c.starts_with(value));
+    values
+}
+"""
+
+
+def test_a_rust_let_written_beside_the_one_it_replaces_is_refused() -> None:
+    sketch = """\
+// ... existing code ...
+
+    let mut values = completer.candidates();
+    values.retain(|c| c.starts_with(value));
+    values
+}
+"""
+    kept = RUST.replace(
+        "    values.retain", "    let mut values = completer.candidates();\n    values.retain"
+    )
+    reason = verify_merge(RUST, sketch, kept, path="lib.rs")
+    assert reason is not None and "declares 'values' again" in reason
+    # Shadowing a name by deriving it from itself is deliberate Rust.
+    shadow = sketch.replace("completer.candidates()", "values.clone()")
+    shadowed = kept.replace(
+        "let mut values = completer.candidates()", "let mut values = values.clone()"
+    )
+    assert verify_merge(RUST, shadow, shadowed, path="lib.rs") is None
