@@ -1,5 +1,6 @@
 """The review engine: what the user names is resolved (resolve.py), a branch is decided hunk
-by hunk in a worktree of its own (session.py), agent branches are listed (branches.py), two
+by hunk in a worktree of its own (session.py; whole-file pseudo-hunks and patches in
+patches.py), agent branches are listed (branches.py), two
 agents' results are compared (compare.py), and the merge policy says what may be merged
 (merge_policy.py). No UI here: `cursorish review/branches/merge/compare` (review_cli.py) and
 the app's diff viewer (tui/review_*.py) are front ends over it.

@@ -14,18 +14,16 @@ rename have no text hunks; each gets one pseudo-hunk (`is_whole_file`) decided a
 
 from __future__ import annotations
 
-import hashlib
-import os
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cursorish.core.review.patches import plain_header, render_patch, shift_hunk, whole_file
 from cursorish.core.review.resolve import base_of, resolve_branch
 from cursorish.core.text import first_line
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops import review_git as rg
-from cursorish.gitops.hunks import FileDiff, Hunk, parse_diff
+from cursorish.gitops.hunks import FileDiff, Hunk
 from cursorish.gitops.repo import RepoInfo
 from cursorish.gitops.runner import GitError
 from cursorish.store.db import Store, now
@@ -34,8 +32,6 @@ from cursorish.store.paths import worktrees_dir
 ACCEPTED, REJECTED = "accepted", "rejected"
 PENDING = "pending"
 DEFAULT_IDENTITY = ("cursorish", "cursorish@localhost")
-FEEDBACK_MAX_LINES = 60  # per rejected hunk shown to the agent
-_HUNK_HEAD_RE = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 @dataclass(frozen=True)
@@ -264,7 +260,7 @@ class ReviewSession:
         for n, row in enumerate(with_reason, 1):
             parts.append(
                 f"{n}. In {row['path']}, this change was rejected:\n"
-                f"{_render_patch(bytes(row['patch']), str(row['header']))}\n"
+                f"{render_patch(bytes(row['patch']), str(row['header']))}\n"
                 f"Reason: {str(row['reason']).strip()}"
             )
         silent = [r for r in rows if not str(r["reason"] or "").strip()]
@@ -284,11 +280,11 @@ class ReviewSession:
     def _snapshot(self) -> _Snapshot:
         index_tree, files_tree = rg.snapshot_trees(self.worktree)
         pending = rg.tree_diff(self.worktree, index_tree, files_tree)
-        return _Snapshot(index_tree, files_tree, [_whole_file(f) for f in pending])
+        return _Snapshot(index_tree, files_tree, [whole_file(f) for f in pending])
 
     def _files(self, snap: _Snapshot) -> list[ReviewFile]:
         pending = {f.path: f for f in snap.pending}
-        accepted = {f.path: _whole_file(f) for f in rg.cached_diff(self.worktree, self.base)}
+        accepted = {f.path: whole_file(f) for f in rg.cached_diff(self.worktree, self.base)}
         out = []
         for path in sorted(set(pending) | set(accepted)):
             p, a = pending.get(path), accepted.get(path)
@@ -338,7 +334,7 @@ class ReviewSession:
         accepted = [
             h
             for f in rg.cached_diff(self.worktree, self.base)
-            for h in _whole_file(f).hunks
+            for h in whole_file(f).hunks
             if h.id.startswith(hunk_id)
         ]
         if accepted:
@@ -425,12 +421,12 @@ class ReviewSession:
                 continue
             first = f.path not in shift
             moved = shift.get(f.path, 0)
-            header = f.header if f.status != "R" or (accept and first) else _plain_header(f)
+            header = f.header if f.status != "R" or (accept and first) else plain_header(f)
             if accept:
-                raw = _shift_hunk(hunk.raw, old=moved, new=0)
+                raw = shift_hunk(hunk.raw, old=moved, new=0)
                 shift[f.path] = moved + hunk.new_count - hunk.old_count
             else:
-                raw = _shift_hunk(hunk.raw, old=0, new=moved)
+                raw = shift_hunk(hunk.raw, old=0, new=moved)
                 shift[f.path] = moved + hunk.old_count - hunk.new_count
             out.append(header + raw)
         return out
@@ -492,95 +488,6 @@ def _check_something_to_review(repo: RepoInfo, branch: str, base: str, wt: Path 
         f"{branch} has nothing to review: it has no changes against its base {base[:10]}",
         ExitCode.BAD_ARGS,
     )
-
-
-# -- hunks and patches -----------------------------------------------------------------------
-
-
-def _whole_file(f: FileDiff) -> FileDiff:
-    """`f` with its hunks folded into one pseudo-hunk when it is decided as a whole."""
-    mode_change = b"\nold mode " in b"\n" + f.header
-    if f.hunks and not f.binary and not mode_change:
-        return f
-    if f.binary:
-        what = {"A": "added", "D": "deleted"}.get(f.status, "changed")
-        label = f"binary file {what}"
-    elif mode_change:
-        label = "mode change " + _modes(f.header)
-    elif f.status == "R":
-        label = f"renamed from {f.old_path}"
-    elif f.status == "A":
-        label = "new empty file"
-    elif f.status == "D":
-        label = "deleted empty file"
-    else:
-        label = "whole-file change"
-    digest = hashlib.sha1(b"file\0" + os.fsencode(f.path) + b"\0" + f.header, usedforsecurity=False)
-    first = f.hunks[0] if f.hunks else None
-    pseudo = Hunk(
-        id=digest.hexdigest()[:8],
-        path=f.path,
-        header=label,
-        old_start=first.old_start if first else 0,
-        old_count=sum(h.old_count for h in f.hunks),
-        new_start=first.new_start if first else 0,
-        new_count=sum(h.new_count for h in f.hunks),
-        # dict: a context line two chunks share is shown once
-        lines=tuple(dict.fromkeys(line for h in f.hunks for line in h.lines)),
-        raw=f.body,  # git's own hunks: chunks cut from one hunk share context lines
-    )
-    return replace(f, hunks=(pseudo,))
-
-
-def _modes(header: bytes) -> str:
-    old = re.search(rb"(?m)^old mode (\d+)", header)
-    new = re.search(rb"(?m)^new mode (\d+)", header)
-    if old and new:
-        return f"{old.group(1).decode()} -> {new.group(1).decode()}"
-    return ""
-
-
-def _plain_header(f: FileDiff) -> bytes:
-    """A header patching `f` under its new name only (no rename, no mode lines), with git's
-    own quoting of the name taken from the `+++` line."""
-    plus = next(ln for ln in f.header.splitlines() if ln.startswith(b"+++ "))
-    name = plus[4:]
-    tab = b"\t" if name.endswith(b"\t") else b""
-    name = name[: len(name) - len(tab)]
-    old = b'"a/' + name[3:] if name.startswith(b'"b/') else b"a/" + name[2:]
-    return (
-        b"diff --git " + old + b" " + name + b"\n--- " + old + tab + b"\n+++ " + name + tab + b"\n"
-    )
-
-
-def _shift_hunk(raw: bytes, *, old: int, new: int) -> bytes:
-    """The hunk with its `@@` start lines moved by `old` / `new` lines."""
-    if not old and not new:
-        return raw
-    head, sep, body = raw.partition(b"\n")
-    m = _HUNK_HEAD_RE.match(head)
-    if m is None:  # pragma: no cover - parse_diff only makes hunks from such lines
-        return raw
-    old_count = int(m.group(2)) if m.group(2) is not None else 1
-    new_count = int(m.group(4)) if m.group(4) is not None else 1
-    start_old, start_new = int(m.group(1)) + old, int(m.group(3)) + new
-    line = b"@@ -%d,%d +%d,%d @@" % (start_old, old_count, start_new, new_count)
-    return line + head[m.end() :] + sep + body
-
-
-def _render_patch(patch: bytes, header: str) -> str:
-    """A stored patch as the diff lines the agent reads (capped)."""
-    lines: list[str] = []
-    for f in parse_diff(patch):
-        for h in f.hunks:
-            lines.append(h.header)
-            lines += [line.kind + line.text for line in h.lines]
-    if not lines:
-        return f"(the whole file: {header})"
-    if len(lines) > FEEDBACK_MAX_LINES:
-        more = len(lines) - FEEDBACK_MAX_LINES
-        lines = [*lines[:FEEDBACK_MAX_LINES], f"... ({more} more lines)"]
-    return "```diff\n" + "\n".join(lines) + "\n```"
 
 
 def _decision(row: dict[str, Any]) -> Decision:
