@@ -236,7 +236,7 @@ def compare_reports(reports: list[AgentReport]) -> str:
 
 
 def warn(line: str) -> None:
-    """A warning line on stderr: the CLI's `warn` callback for the engine (core/settings.py)."""
+    """A warning line on stderr: the CLI's `warn` callback for the engine (config/settings.py)."""
     print(line, file=sys.stderr)
 
 

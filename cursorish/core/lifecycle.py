@@ -227,7 +227,7 @@ def request_cancel(store: Store, agent_id: str) -> CancelResult:
 # -- discard and gc ------------------------------------------------------------------------
 
 
-# Review worktrees (`<state dir>/worktrees/review-<slug>`, see core/review.py) live next to the
+# Review worktrees (`<state dir>/worktrees/review-<slug>`, see core/review/) live next to the
 # agents' worktrees; they belong to a branch, not to an agent.
 REVIEW_PREFIX = "review-"
 
