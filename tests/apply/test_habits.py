@@ -8,9 +8,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from cursorish.apply_cli import normalise
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
+from cursorish.apply_cli import normalise
 from tests.apply.heldout import STYLES, pairs, sketch
 
 _CLOSERS = ("}", ")", "]", "end")

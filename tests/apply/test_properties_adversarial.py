@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cursorish.apply_cli import normalise
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
+from cursorish.apply_cli import normalise
 
 
 @dataclass(frozen=True)

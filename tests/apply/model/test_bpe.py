@@ -19,9 +19,9 @@ import gguf
 import pytest
 
 from cursorish.apply.model.backend import LocalApplyModel
+from cursorish.apply.model.speculative import Drafter, generate
 from cursorish.bench.spec import cmd_bench_spec, perturb_retokenized
 from cursorish.bench.synthetic_bpe import SPECIAL_TOKENS, corpus_files, train_bpe
-from cursorish.apply.model.speculative import Drafter, generate
 from tests.apply.model.test_speculative import ScriptEngine
 
 # Real code the vocabulary was not trained on (cursorish's own files are the corpus).

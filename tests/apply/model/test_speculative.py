@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cursorish.apply.model.backend import LocalApplyModel
-from cursorish.bench.spec import perturb
 from cursorish.apply.model.speculative import Drafter, OutputStream, generate
+from cursorish.bench.spec import perturb
 
 
 class ScriptEngine:
