@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from cursorish.cli import main
-from cursorish.core.conversation import PLAN_TOOLS
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.core.tools import REGISTRY
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.conftest import ServerFactory, git
 from tests.scripted_turns import APP, SKETCH, call, finish
 from tests.test_headless import json_lines, store_of
@@ -240,7 +240,8 @@ def test_plan_then_approve_executes_it_with_the_plan_in_context(
     agent = store_agent_id(repo)
     assert f"approve   cursorish chat {agent} --approve" in out
     tools = {t["function"]["name"] for t in server.requests[0]["tools"]}
-    assert {"read_file", "grep", "finish"} <= tools <= PLAN_TOOLS
+    plan_tools = {t.name for t in REGISTRY.tools() if t.read_only}
+    assert {"read_file", "grep", "finish"} <= tools <= plan_tools
     assert "PLAN MODE" in user_texts(server.requests[0])[0]
     assert git(repo, "show", f"cursorish/{agent}:app.py") == APP  # nothing was changed
     with store_of(repo) as store:

@@ -14,7 +14,7 @@ import pytest
 from cursorish.cli import main
 from cursorish.core.trust import trust_repo
 from cursorish.errors import ExitCode
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from tests.conftest import ServerFactory, git, snapshot
 from tests.scripted_turns import APP, SKETCH, call, finish
@@ -416,16 +416,16 @@ def test_an_internal_error_inside_an_agent_exits_1_and_saves_its_traceback(
     monkeypatch: pytest.MonkeyPatch,
     isolated_env: Path,
 ) -> None:
-    import cursorish.core.agent as agent_module
+    from cursorish.core.tools import ToolBox
 
-    real_target = agent_module._target
+    real_target = ToolBox.target
 
-    def buggy(arguments: str) -> str:  # a bug in the loop, after the first edit
-        if "bye" in arguments:
+    def buggy(box: ToolBox, name: str, arguments: str) -> str:  # a bug in the loop, after
+        if "bye" in arguments:  # the first edit (the agent loop asks for the call's target)
             raise RuntimeError("planted bug")
-        return str(real_target(arguments))
+        return str(real_target(box, name, arguments))
 
-    monkeypatch.setattr(agent_module, "_target", buggy)
+    monkeypatch.setattr(ToolBox, "target", buggy)
     turns = [
         {"tool_calls": [call("edit_file", path="app.py", sketch=SKETCH)]},
         {"tool_calls": [call("read_file", path="bye")]},

@@ -14,7 +14,8 @@ a read, a create, a checkpoint commit. Never a `run_command` (a test suite can t
 minutes) nor an `edit_file` (the local apply model has its own queue, and waiting for it
 while holding a slot would stall every other agent's reads). Checkouts have slots of their
 own, so that the checkouts of a very big repository do not hold up the tools of agents
-that are already working.
+that are already working. Which tools hold a slot is part of each tool (`Tool.slotted`,
+core/tools/base.py).
 """
 
 from __future__ import annotations
@@ -80,7 +81,3 @@ class CpuSlots:
 # One limit for the whole process: the cores are shared by every orchestrator in it.
 TOOL_SLOTS = CpuSlots(usable_cores())
 CHECKOUT_SLOTS = CpuSlots(usable_cores())
-# The tools that hold a tool slot (see the module docstring for those that do not).
-SLOTTED_TOOLS = frozenset(
-    {"read_file", "list_files", "grep", "search_code", "find_symbol", "create_file", "delete_file"}
-)

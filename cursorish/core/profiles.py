@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cursorish.core.resources import data_dir
-from cursorish.core.tools import ALL_TOOLS
+from cursorish.core.tools import REGISTRY
 from cursorish.core.trust import (
     AGENTS_DIR,
     WIDENING_CONFIG_KEYS,
@@ -99,11 +99,12 @@ def parse_profile(path: Path, raw: bytes | None = None, *, trusted: bool = True)
     ignored: tuple[str, ...] = ()
     if not trusted:
         data, ignored = _untrusted_view(path.stem, data)
-    tools = tuple(data.get("tools", ALL_TOOLS))
-    unknown = [t for t in tools if t not in ALL_TOOLS]
+    known = REGISTRY.names()
+    tools = tuple(data.get("tools", known))
+    unknown = [t for t in tools if t not in known]
     if unknown:
         raise ConfigError(
-            f"{path}: unknown tool(s) {', '.join(unknown)}; known: {', '.join(ALL_TOOLS)}"
+            f"{path}: unknown tool(s) {', '.join(unknown)}; known: {', '.join(known)}"
         )
     if "finish" not in tools:
         tools = (*tools, "finish")
@@ -165,7 +166,7 @@ def _untrusted_view(name: str, data: dict[str, Any]) -> tuple[dict[str, Any], tu
     """`data` without what an untrusted profile may not have, and a note of each removal."""
     view = dict(data)
     notes: list[str] = []
-    tools = data.get("tools", ALL_TOOLS)
+    tools = data.get("tools", REGISTRY.names())
     if isinstance(tools, list | tuple):
         asked = tuple(str(t) for t in tools)
         kept = untrusted_profile_tools(name, asked)

@@ -53,8 +53,6 @@ WIDENING_CONFIG_KEYS = frozenset(
 )
 # A repository may always make itself stricter.
 NARROWING_VALUES: Mapping[str, frozenset[str]] = {"command_policy": frozenset({"deny"})}
-# Tools that start processes; an untrusted repository profile never gets them.
-POWER_TOOLS = frozenset({"run_command"})
 UNTRUSTED = "ignored (repository not trusted)"
 
 
@@ -300,8 +298,11 @@ def builtin_profile_tools(name: str) -> tuple[str, ...] | None:
 def untrusted_profile_tools(name: str, tools: tuple[str, ...]) -> tuple[str, ...]:
     """The tools an untrusted repository profile `name` keeps: never more than the shipped
     profile of that name has, and never a tool that starts processes."""
+    from cursorish.core.tools import REGISTRY
+
     builtin = builtin_profile_tools(name)
-    return tuple(t for t in tools if t not in POWER_TOOLS and (builtin is None or t in builtin))
+    power = {t.name for t in REGISTRY.tools() if t.starts_processes}
+    return tuple(t for t in tools if t not in power and (builtin is None or t in builtin))
 
 
 def _config_widenings(rel: str, data: dict[str, Any]) -> list[Widening]:
@@ -350,7 +351,7 @@ def _mcp_widenings(rel: str, data: Any) -> list[Widening]:
 
 def assess(repo_root: Path, files: Mapping[str, bytes] | None = None) -> Assessment:
     """What `repo_root`'s cursorish files (now, or the given contents) would widen."""
-    from cursorish.core.tools import ALL_TOOLS
+    from cursorish.core.tools import REGISTRY
 
     contents = trust_files(repo_root) if files is None else files
     widenings: list[Widening] = []
@@ -364,7 +365,7 @@ def assess(repo_root: Path, files: Mapping[str, bytes] | None = None) -> Assessm
                 if str(setup).strip():
                     widenings.append(Widening(rel, "setup", _short(setup), "runs on every task"))
             elif rel.startswith(AGENTS_DIR + "/"):
-                widenings += _profile_widenings(rel, _toml(data), ALL_TOOLS)
+                widenings += _profile_widenings(rel, _toml(data), REGISTRY.names())
             elif rel in MCP_FILES:
                 widenings += _mcp_widenings(rel, json.loads(data.decode("utf-8")))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:

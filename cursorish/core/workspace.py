@@ -8,6 +8,8 @@ in the background, and the agent's tools wait only for the stage they need:
 - everything else (writes, commands, finish) needs the setup command to have finished too,
   so an edit never races the setup and a test never runs half-installed.
 
+Which stage a tool needs is part of the tool (`Tool.stage`, core/tools/base.py).
+
 When preparing fails, the agent ends at once with the reason, abandoning a planner call that
 is still under way (its answer could not be acted on).
 """
@@ -17,11 +19,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable
+from enum import Enum
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-READ_TOOLS = frozenset({"read_file", "list_files", "grep", "search_code", "find_symbol"})
+
+class Stage(Enum):
+    """How far a worktree must be prepared before a tool may run in it."""
+
+    CHECKED_OUT = "checked_out"  # the checkout and the copied local files
+    PROVISIONED = "provisioned"  # and the setup command finished
 
 
 class WorkspaceFailed(Exception):
@@ -66,17 +74,17 @@ class WorkspaceGate:
                     return exc.message
         return None
 
-    def _stage(self, tool: str) -> asyncio.Future[None]:
-        return self.checked_out if tool in READ_TOOLS else self.provisioned
+    def _stage(self, stage: Stage) -> asyncio.Future[None]:
+        return self.checked_out if stage is Stage.CHECKED_OUT else self.provisioned
 
-    def ready_for(self, tool: str) -> bool:
-        stage = self._stage(tool)
-        return stage.done() and stage.exception() is None
+    def ready_for(self, stage: Stage) -> bool:
+        future = self._stage(stage)
+        return future.done() and future.exception() is None
 
-    async def wait_for(self, tool: str) -> None:
-        """Wait until `tool` may run; WorkspaceFailed if the worktree never gets there."""
+    async def wait_for(self, stage: Stage) -> None:
+        """Wait until `stage` is reached; WorkspaceFailed if the worktree never gets there."""
         # Shielded: a cancelled waiter must not cancel the stage the other waiters share.
-        await asyncio.shield(self._stage(tool))
+        await asyncio.shield(self._stage(stage))
 
     async def alongside(self, work: Awaitable[T]) -> T:
         """Await `work` (a planner call); if preparing fails first, abandon it and raise."""

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.orchestrator import AgentReport
 from cursorish.core.provision import ProvisionSpec
-from cursorish.core.workspace import WorkspaceFailed, WorkspaceGate
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.core.report import AgentReport
+from cursorish.core.tools import REGISTRY
+from cursorish.core.workspace import Stage, WorkspaceFailed, WorkspaceGate
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.conftest import git
 from tests.core.agent_helpers import (
     UNSANDBOXED,
@@ -28,17 +29,24 @@ from tests.core.agent_helpers import (
 )
 
 
+def stage(tool: str) -> Stage:
+    """The stage of the worktree the built-in `tool` waits for (its `Tool.stage`)."""
+    found = REGISTRY.get(tool)
+    assert found is not None
+    return found.stage
+
+
 def test_reading_needs_the_checkout_and_writing_the_setup_too() -> None:
     async def scenario() -> None:
         gate = WorkspaceGate()
-        assert not gate.ready_for("read_file")
+        assert not gate.ready_for(stage("read_file"))
         gate.mark_checked_out()
-        assert gate.ready_for("read_file") and gate.ready_for("grep")
-        assert gate.ready_for("list_files")
-        assert not gate.ready_for("edit_file") and not gate.ready_for("run_command")
-        assert not gate.ready_for("finish")
+        assert gate.ready_for(stage("read_file")) and gate.ready_for(stage("grep"))
+        assert gate.ready_for(stage("list_files"))
+        assert not gate.ready_for(stage("edit_file")) and not gate.ready_for(stage("run_command"))
+        assert not gate.ready_for(stage("finish"))
         gate.mark_provisioned()
-        assert gate.ready_for("edit_file") and gate.ready_for("finish")
+        assert gate.ready_for(stage("edit_file")) and gate.ready_for(stage("finish"))
         assert gate.error is None
 
     asyncio.run(scenario())
@@ -50,7 +58,7 @@ def test_a_waiting_tool_goes_on_when_its_stage_is_reached() -> None:
         order: list[str] = []
 
         async def tool(name: str) -> None:
-            await gate.wait_for(name)
+            await gate.wait_for(stage(name))
             order.append(name)
 
         waiting = [asyncio.create_task(tool("edit_file")), asyncio.create_task(tool("read_file"))]
@@ -73,9 +81,9 @@ def test_a_failure_reaches_every_stage_not_reached() -> None:
         gate.fail("setup exited with code 1")
         gate.fail("a second reason is ignored")
         assert gate.error == "setup exited with code 1"
-        await gate.wait_for("read_file")  # the checkout was reached: reading is fine
+        await gate.wait_for(stage("read_file"))  # the checkout was reached: reading is fine
         with pytest.raises(WorkspaceFailed, match="setup exited with code 1"):
-            await gate.wait_for("edit_file")
+            await gate.wait_for(stage("edit_file"))
 
     asyncio.run(scenario())
 
@@ -83,8 +91,8 @@ def test_a_failure_reaches_every_stage_not_reached() -> None:
 def test_a_cancelled_waiter_leaves_the_stage_to_the_others() -> None:
     async def scenario() -> None:
         gate = WorkspaceGate()
-        first = asyncio.create_task(gate.wait_for("edit_file"))
-        second = asyncio.create_task(gate.wait_for("edit_file"))
+        first = asyncio.create_task(gate.wait_for(stage("edit_file")))
+        second = asyncio.create_task(gate.wait_for(stage("edit_file")))
         await asyncio.sleep(0)
         first.cancel()
         with pytest.raises(asyncio.CancelledError):

@@ -68,7 +68,7 @@ def test_listing_is_cached_and_the_server_starts_on_first_call(worktree: Path) -
 def test_profile_allow_and_deny(worktree: Path) -> None:
     box, tools = toolbox(worktree, time_spec(), allow=("time__*",), deny=("*convert*",))
     try:
-        assert list(tools.tools) == ["time__get_current_time"]
+        assert list(tools.offered) == ["time__get_current_time"]
         ok, text = call(
             box, "time__convert_time", source_timezone="UTC", time="10:00", target_timezone="UTC"
         )
@@ -76,7 +76,7 @@ def test_profile_allow_and_deny(worktree: Path) -> None:
     finally:
         box.close()
     _, none = toolbox(worktree, time_spec(), allow=("other__*",))
-    assert none.servers == [] and none.tools == {}
+    assert none.servers == [] and none.offered == {}
 
 
 @pytest.mark.parametrize(
@@ -210,8 +210,8 @@ def test_a_server_that_cannot_start_offers_nothing(worktree: Path) -> None:
         assert "broken" in tools.unavailable and "could not start" in tools.unavailable["broken"]
         kinds = {(e.kind, e.data["server"]) for e in events}
         assert kinds == {("mcp_unavailable", "broken"), ("mcp_listed", "time")}
-        assert all(not n.startswith("broken__") for n in tools.tools)
-        assert "time__get_current_time" in tools.tools
+        assert all(not n.startswith("broken__") for n in tools.offered)
+        assert "time__get_current_time" in tools.offered
     finally:
         box.close()
 

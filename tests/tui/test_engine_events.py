@@ -13,8 +13,9 @@ import pytest
 
 from cursorish.apply import router
 from cursorish.core.events import Event
-from cursorish.core.tools import APPLY_PROGRESS_S, ToolBox, ToolContext, _ApplyProgress
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.core.tools import ToolBox, ToolContext
+from cursorish.core.tools.builtins.edit_file import APPLY_PROGRESS_S, ApplyProgress
+from cursorish.replay.scripted_server import ScriptedServer
 
 ORIGINAL = "def f(x):\n    return x\n\n\ndef g(y):\n    return y\n"
 NEW = "def f(x):\n    return x + 1\n\n\ndef g(y):\n    return y\n"
@@ -71,7 +72,7 @@ def test_the_model_route_streams_the_new_file(tmp_path: Path, clean_router: None
 
 def test_apply_progress_is_throttled() -> None:
     events: list[Event] = []
-    progress = _ApplyProgress(ToolContext(root=Path("."), agent_id="a1", emit=events.append), "x")
+    progress = ApplyProgress(ToolContext(root=Path("."), agent_id="a1", emit=events.append), "x")
     for _ in range(1000):
         progress("t")
     assert len(events) <= 1  # a thousand tokens within one interval: at most one event

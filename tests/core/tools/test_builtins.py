@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.tools import MAX_READ_LINES, ToolBox, ToolContext, ToolResult
+from cursorish.core.tools import ToolBox, ToolContext, ToolResult
+from cursorish.core.tools.builtins.read_file import MAX_READ_LINES
 from cursorish.gitops.repo import open_repo
 from cursorish.gitops.worktrees import create_worktree
 
@@ -242,11 +243,11 @@ def test_create_file_with_a_lone_surrogate_is_refused(worktree: Path) -> None:
 
 
 def test_a_cancel_stops_the_model_route_at_its_next_token(worktree: Path) -> None:
-    from cursorish.core.tools import _ApplyProgress
+    from cursorish.core.tools.builtins.edit_file import ApplyProgress
     from cursorish.errors import CursorishError
 
     tb = box(worktree)
-    progress = _ApplyProgress(tb.ctx, "app.py")
+    progress = ApplyProgress(tb.ctx, "app.py")
     progress("def main")  # decoding goes on while nobody cancels
     tb.ctx.cancel.set()
     with pytest.raises(CursorishError, match="the edit was stopped"):
