@@ -20,6 +20,8 @@ _PREFIX = 8  # a line and its edited version share at least this many leading ch
 MAX_MATCHES = 4  # a line similar to more original lines than this says nothing
 _COMMENTS = ("#", "//", "/*", "*", "--", "<!--")
 _ALIKE = 0.8  # likeness of two lines' text that reads as one edited into the other
+_CLOSENESS = 2.0  # the bonus of a line identical to its original but for a character
+_FLOOR = 0.6  # likeness below which an edited line earns no bonus
 PARTLY_SCORE = 0.5  # an edit among new lines anchors less than a chunk of edits only
 _PARTLY_GAP = 12  # original lines an edit's neighbours may have replaced between two edits
 _LONG_EDIT = 24  # a single edited line this long is telling enough to anchor new code
@@ -57,8 +59,16 @@ def edited_candidates(
     for j0 in found[first]:
         pairs = [(k, j0 + k - first) for k in telling]
         if all(j in found[k] for k, j in pairs):
-            out.append(Placement(pairs, SCORE * len(pairs), pairs[0][1], pairs[-1][1] + 1))
+            score = sum(SCORE + _closeness(chunk_lines[k], index.lines[j]) for k, j in pairs)
+            out.append(Placement(pairs, score, pairs[0][1], pairs[-1][1] + 1))
     return out
+
+
+def _closeness(line: str, original: str) -> float:
+    """Extra evidence from how close an edited line is to the original one: a line with one
+    typo fixed tells its place far better than one that only shares its start."""
+    ratio = difflib.SequenceMatcher(None, line.strip(), original.strip(), autojunk=False).ratio()
+    return _CLOSENESS * max(0.0, ratio - _FLOOR) / (1.0 - _FLOOR)
 
 
 def _alike(line: str, width: int, index: Index) -> list[int]:

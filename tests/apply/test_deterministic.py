@@ -807,6 +807,38 @@ def test_new_lines_beside_an_edited_line_and_its_context_replace_that_line() -> 
     assert merged(RETRY, sketch, "retry.ts") == expected
 
 
+HOOKS = d(
+    """
+    export type Hooks = {
+    \t/**
+    \tThis hook lets you change the request right before it is sent, for example its headers.
+    \t*/
+    \tbeforeRequest: BeforeRequestHook[];
+
+    \t/**
+    \tThis hook lets you change the request right before a retry: the error and count too.
+    \t*/
+    \tbeforeRetry: BeforeRetryHook[];
+    };
+    """
+)
+
+
+def test_an_edited_line_goes_to_the_look_alike_it_is_closest_to() -> None:
+    # Both doc lines start alike; the typo fixed in one makes the sketch's line nearly equal
+    # to that one only.
+    original = HOOKS.replace("for example its headers", "for exmaple its headers")
+    sketch = d(
+        """
+        // ... rest of the code ...
+        \t/**
+        \tThis hook lets you change the request right before it is sent, for example its headers.
+        \t// ... rest of the code ...
+        """
+    )
+    assert merged(original, sketch, "hooks.ts") == HOOKS
+
+
 KNARY = d(
     """
     from abc import ABC, abstractmethod
