@@ -1,7 +1,9 @@
 """One agent's loop: ask the planner, run the tools it calls, repeat until finish or a budget ends.
 
-Everything is recorded in the store as it happens (messages, planner calls, tool calls), so a run
-can be shown by `cursorish log` and resumed from its transcript after a crash.
+Everything it does is emitted as an event as it happens (messages, planner calls, tool calls);
+the store recorder (core/recorder.py) writes them before anyone else sees them, so a run can be
+shown by `cursorish log` and resumed from its transcript after a crash. The agent only reads the
+store (messages the user queued for it).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cursorish.core import conversation, cpu_slots, states
-from cursorish.core.events import Event, EventSink
+from cursorish.core import events as ev
+from cursorish.core.events import EventSink
 from cursorish.core.profiles import Budgets
 from cursorish.core.text import for_planner
-from cursorish.core.workspace import WorkspaceFailed
-from cursorish.store.db import now
+from cursorish.core.workspace import Stage, WorkspaceFailed
 
 if TYPE_CHECKING:
     from cursorish.core.tools import ToolBox
@@ -143,9 +145,10 @@ class Agent:
 
     # -- state -------------------------------------------------------------------------------
 
-    def _state(self, state: str, **data: Any) -> None:
-        self.store.update_agent(self.agent_id, state=state)
-        self.emit(Event("state", self.agent_id, {"state": state, **data}))
+    def _state(
+        self, state: states.AgentState, *, step: int | None = None, tool: str | None = None
+    ) -> None:
+        self.emit(ev.StateChanged(self.agent_id, state, step=step, tool=tool))
 
     def initial_messages(self, repo_map: str = "") -> list[dict[str, Any]]:
         user = f"Task: {self.task}"
@@ -194,22 +197,20 @@ class Agent:
         resuming = bool(messages)
         if not messages:
             messages = self.initial_messages(await self._repo_map())
-            for message in messages:
-                self.store.add_message(self.agent_id, message)
+            new = list(messages)
         else:
             answered = _drop_dangling_tool_calls(messages)
-            for message in answered[len(messages) :]:
-                self.store.add_message(self.agent_id, message)
+            new = answered[len(messages) :]
             messages = answered
             self.outcome.steps = sum(1 for m in messages if m.get("role") == "assistant")
-        self.emit(Event("agent_started", self.agent_id, {"task": self.task, "resumed": resuming}))
+        self.emit(ev.AgentStarted(self.agent_id, self.task, resuming, messages=tuple(new)))
         try:
             await self._prepare_tools()
             await self._loop(messages)
             if self.workspace is not None:
                 # An end without a tool call (gave up): the worktree must still be ready, or
                 # the reason it is not is the agent's real end.
-                await self.workspace.wait_for("finish")
+                await self.workspace.wait_for(Stage.PROVISIONED)
         except WorkspaceFailed as exc:
             self.outcome.status, self.outcome.error = FAILED, exc.message
         except BudgetExceeded as exc:
@@ -244,8 +245,8 @@ class Agent:
         if not self.tools.needs_prepare():
             return
         if self.workspace is not None:
-            await self.workspace.wait_for("mcp")
-        self._state("starting_tools")
+            await self.workspace.wait_for(Stage.PROVISIONED)
+        self._state(states.AgentState.STARTING_TOOLS)
         await in_thread(self.tools.prepare)
 
     async def _tool_within_budget(self, inflight: asyncio.Future[Any]) -> Any:
@@ -270,22 +271,15 @@ class Agent:
 
     def _finish_record(self) -> None:
         o = self.outcome
-        self.store.update_agent(
-            self.agent_id,
-            state=o.status,
-            steps=o.steps,
-            summary=o.summary,
-            error=o.error,
-            exit_reason=o.budget or o.status,
-            tests_run=o.tests_run,
-            tests_passed=o.tests_passed,
-            finished_at=now(),
-        )
         self.emit(
-            Event(
-                "agent_finished",
+            ev.AgentFinished(
                 self.agent_id,
-                {"status": o.status, "summary": o.summary, "error": o.error, "steps": o.steps},
+                o.status,
+                summary=o.summary,
+                error=o.error,
+                steps=o.steps,
+                budget=o.budget,
+                tests=(o.tests_run, o.tests_passed),
             )
         )
 
@@ -296,12 +290,10 @@ class Agent:
             self._check_budgets()
             # Messages the user sent meanwhile (`cursorish chat` from another terminal).
             conversation.deliver_queued(self.store, self.agent_id, messages, self.emit)
-            self._state("planning", step=self.outcome.steps + 1)
-            reply = await self._ask(messages)
+            self._state(states.AgentState.PLANNING, step=self.outcome.steps + 1)
+            reply, assistant = await self._ask(messages)  # stored with the reply
             self.outcome.steps += 1
-            assistant = _assistant_message(reply)
             messages.append(assistant)
-            self.store.add_message(self.agent_id, assistant)
             if (
                 not reply.tool_calls
                 and self.planning
@@ -321,16 +313,17 @@ class Agent:
                     "content": "Use the tools to make the change; call finish when done.",
                 }
                 messages.append(nudge)
-                self.store.add_message(self.agent_id, nudge)
+                self.emit(ev.MessagesAdded(self.agent_id, (nudge,)))
                 continue
             text_only = 0
             for call in assistant["tool_calls"]:
                 self._check_cancel()
                 name = call["function"]["name"]
-                result = await self._run_tool(name, call["function"]["arguments"], call["id"])
-                tool_msg = {"role": "tool", "tool_call_id": call["id"], "content": result.text}
+                # The tool message is stored with the tool call's record, after it ran.
+                result, tool_msg = await self._run_tool(
+                    name, call["function"]["arguments"], call["id"]
+                )
                 messages.append(tool_msg)
-                self.store.add_message(self.agent_id, tool_msg)
                 if result.changed_path:
                     if result.changed_path not in self.outcome.changed_paths:
                         self.outcome.changed_paths.append(result.changed_path)
@@ -343,16 +336,16 @@ class Agent:
                     self.outcome.summary = result.summary
                     return
 
-    async def _ask(self, messages: list[dict[str, Any]]) -> PlannerReply:
+    async def _ask(self, messages: list[dict[str, Any]]) -> tuple[PlannerReply, dict[str, Any]]:
+        """The planner's reply and the assistant message it becomes (both stored by now)."""
         step = self.outcome.steps + 1
 
         def on_text(delta: str) -> None:
-            self.emit(Event("planner_text", self.agent_id, {"text": delta}))
+            self.emit(ev.PlannerText(self.agent_id, delta))
 
         started = time.perf_counter()
-        schemas = self.tools.schemas()
-        if self.planning:
-            schemas = conversation.plan_schemas(schemas)
+        # A planning agent keeps the tools that only read (Tool.read_only).
+        schemas = self.tools.schemas(read_only=self.planning)
         work = self.planner.complete(messages, schemas, on_text=on_text)
         if self.workspace is not None:
             work = self.workspace.alongside(work)
@@ -365,8 +358,7 @@ class Agent:
                 "time", f"time budget of {self.budgets.max_wall_s:.0f}s used up"
             ) from None
         except Exception as exc:
-            self.store.add_planner_call(
-                self.agent_id,
+            failed = ev.PlannerCall(
                 step=step,
                 model=getattr(getattr(self.planner, "settings", None), "model", ""),
                 request=json.dumps({"messages": len(messages)}),
@@ -374,14 +366,13 @@ class Agent:
                 elapsed_ms=round((time.perf_counter() - started) * 1000, 1),
                 error=getattr(exc, "message", str(exc)),
             )
+            self.emit(ev.PlannerFailed(self.agent_id, failed))
             raise
         u = reply.usage
         self.outcome.prompt_tokens += u.prompt_tokens
         self.outcome.completion_tokens += u.completion_tokens
         self.outcome.cost_usd += u.cost_usd
-        self.store.add_usage(self.agent_id, u.prompt_tokens, u.completion_tokens, u.cost_usd)
-        self.store.add_planner_call(
-            self.agent_id,
+        call = ev.PlannerCall(
             step=step,
             model=reply.model,
             request=json.dumps({"messages": len(messages), "last": messages[-1]}, default=str),
@@ -402,83 +393,65 @@ class Agent:
             retries=reply.retries,
             error="",
         )
+        assistant = _assistant_message(reply)
         self.emit(
-            Event(
-                "planner_reply",
+            ev.PlannerReply(
                 self.agent_id,
-                {
-                    "step": step,
-                    "content": (reply.content or "")[:4000],
-                    "tool_calls": [c.name for c in reply.tool_calls],
-                    "prompt_tokens": u.prompt_tokens,
-                    "completion_tokens": u.completion_tokens,
-                    "cost_usd": u.cost_usd,
-                },
+                step=step,
+                content=(reply.content or "")[:4000],
+                tool_calls=[c.name for c in reply.tool_calls],
+                prompt_tokens=u.prompt_tokens,
+                completion_tokens=u.completion_tokens,
+                cost_usd=u.cost_usd,
+                call=call,
+                message=assistant,
             )
         )
-        return reply
+        return reply, assistant
 
-    async def _run_tool(self, name: str, arguments: str, call_id: str) -> Any:
-        from cursorish.core.tools import WRITE_TOOL_STATES
-
-        if self.workspace is not None and not self.workspace.ready_for(name):
-            self._state("provisioning", tool=name)
-            await self.workspace.wait_for(name)
-        self._state(WRITE_TOOL_STATES.get(name, "planning"), tool=name)
-        self.emit(
-            Event(
-                "tool_call",
-                self.agent_id,
-                {
-                    "tool": name,
-                    "call_id": call_id,
-                    "arguments": arguments[:500],
-                    "target": _target(arguments),
-                },
-            )
-        )
+    async def _run_tool(
+        self, name: str, arguments: str, call_id: str
+    ) -> tuple[Any, dict[str, Any]]:
+        """The tool's result and the tool message it becomes (both stored by now)."""
+        tool = self.tools.about(name)
+        if self.workspace is not None and not self.workspace.ready_for(tool.stage):
+            self._state(states.AgentState.PROVISIONING, tool=name)
+            await self.workspace.wait_for(tool.stage)
+        self._state(tool.busy, tool=name)
+        target = self.tools.target(name, arguments)
+        self.emit(ev.ToolCalled(self.agent_id, name, call_id, arguments[:500], target))
         started = time.perf_counter()
         # Shielded: a cancel must not abandon a write half-way; _settle_inflight waits for it.
         call: Callable[[str, str], Any] = self.tools.call
-        if self.planning and not conversation.plan_allows(name):
+        if self.planning and not tool.read_only:
             call = conversation.refuse_in_plan_mode
-        if name in cpu_slots.SLOTTED_TOOLS:  # not run_command nor edit_file: see cpu_slots
+        if tool.slotted:  # not run_command nor edit_file: see cpu_slots
             call = cpu_slots.TOOL_SLOTS.run(call)
         self._inflight = in_thread(call, name, arguments)
         result = await self._tool_within_budget(self._inflight)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
+        tests: tuple[int, int] | None = None
         if result.command is not None and is_test_command(result.command):
             self.outcome.tests_run += 1
             self.outcome.tests_passed += int(result.exit_code == 0)
-            self.store.update_agent(
-                self.agent_id,
-                tests_run=self.outcome.tests_run,
-                tests_passed=self.outcome.tests_passed,
-            )
-        self.store.add_tool_call(
-            self.agent_id,
-            step=self.outcome.steps,
-            call_id=call_id,
-            name=name,
-            arguments=arguments,
-            result=result.text,
-            ok=result.ok,
-            elapsed_ms=elapsed,
-        )
+            tests = (self.outcome.tests_run, self.outcome.tests_passed)
+        tool_msg = {"role": "tool", "tool_call_id": call_id, "content": result.text}
         self.emit(
-            Event(
-                "tool_result",
+            ev.ToolReturned(
                 self.agent_id,
-                {
-                    "tool": name,
-                    "call_id": call_id,
-                    "ok": result.ok,
-                    "result": result.text[:300],
-                    "ms": elapsed,
-                },
+                name,
+                call_id,
+                result.ok,
+                result.text[:300],
+                elapsed,
+                step=self.outcome.steps,
+                arguments=arguments,
+                full_result=result.text,
+                message=tool_msg,
+                tests=tests,
             )
         )
-        return result
+        return result, tool_msg
 
 
 def _assistant_message(reply: PlannerReply) -> dict[str, Any]:
@@ -512,16 +485,3 @@ def _drop_dangling_tool_calls(messages: list[dict[str, Any]]) -> list[dict[str, 
                     }
                 )
     return out
-
-
-def _target(arguments: str) -> str:
-    """The path, pattern or command a tool call is about, for one-line progress output."""
-    try:
-        args = json.loads(arguments)
-    except (json.JSONDecodeError, TypeError):
-        return ""
-    if isinstance(args, dict):
-        for key in ("path", "pattern", "command", "directory", "glob"):
-            if isinstance(args.get(key), str):
-                return str(args[key])[:120]
-    return ""

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cursorish.core.events import Event
+from cursorish.core.events import Event, MessageDelivered
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.gitops.runner import run_git
 
@@ -28,9 +28,8 @@ if TYPE_CHECKING:
     from cursorish.core.tools import ToolResult
     from cursorish.store.db import Store
 
-# Tools a planning agent keeps: reading and searching only (MCP and any tool that writes or
-# runs something are left out by name, whatever the profile offers).
-PLAN_TOOLS = frozenset({"read_file", "list_files", "grep", "search_code", "find_symbol", "finish"})
+# A planning agent keeps the tools that only read and search (`Tool.read_only`; MCP tools and
+# any tool that writes or runs something are left out, whatever the profile offers).
 PLAN_INSTRUCTIONS = (
     "PLAN MODE. Do not change anything yet: you can only read and search (read_file, "
     "list_files, grep and the search tools). Study the code the task touches, then call "
@@ -45,15 +44,6 @@ _NUMBERED = re.compile(r"(?m)^\s*(\d+)[.)]\s+\S")
 
 
 # -- plan mode -------------------------------------------------------------------------------
-
-
-def plan_allows(tool: str) -> bool:
-    return tool in PLAN_TOOLS
-
-
-def plan_schemas(schemas: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The tool schemas a planning agent is offered."""
-    return [s for s in schemas if plan_allows(str(s.get("function", {}).get("name", "")))]
 
 
 def refuse_in_plan_mode(name: str, _arguments: str) -> ToolResult:
@@ -97,13 +87,12 @@ def deliver_queued(
     emit: Callable[[Event], None],
 ) -> int:
     """Append the messages queued for `agent_id` (marked delivered as they are taken) to
-    `messages` and its transcript; returns how many."""
+    `messages` and, through `emit` (the store recorder), its transcript; returns how many."""
     taken = store.take_queued_messages(agent_id)
     for row in taken:
         note = {"role": "user", "content": str(row["text"])}
         messages.append(note)
-        store.add_message(agent_id, note)
-        emit(Event("message_delivered", agent_id, {"id": row["id"], "text": row["text"]}))
+        emit(MessageDelivered(agent_id, row["id"], row["text"], message=note))
     return len(taken)
 
 
