@@ -105,14 +105,19 @@ def repo_map_for_commit(repo: Path, rev: str, task: str, budget_tokens: int) -> 
     with lock:
         if key in _MAPS:
             return _MAPS[key]
-        text = _commit_repo_map(repo, rev, task, budget_tokens)
-        with _lock:
-            if len(_MAPS) >= _MAPS_KEPT:
-                oldest = next(iter(_MAPS))
-                del _MAPS[oldest]
-                _MAP_LOCKS.pop(oldest, None)
-            if text:  # a failure ("") is tried again by the next agent
-                _MAPS[key] = text
+        text = ""
+        try:
+            text = _commit_repo_map(repo, rev, task, budget_tokens)
+        finally:
+            with _lock:
+                if text:
+                    if len(_MAPS) >= _MAPS_KEPT:
+                        oldest = next(iter(_MAPS))
+                        del _MAPS[oldest]
+                        _MAP_LOCKS.pop(oldest, None)
+                    _MAPS[key] = text
+                else:  # a failure is tried again by the next agent: keep no lock for it
+                    _MAP_LOCKS.pop(key, None)
         return text
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from cursorish.context.engine import ContextEngine, view_name
 from cursorish.context.rank import parse_task
 from cursorish.context.repomap import estimate_tokens, repo_map
-from tests.conftest import create_repo
+from tests.conftest import create_repo, git
 
 
 def _repo(tmp_path: Path) -> Path:
@@ -48,3 +48,20 @@ def test_task_parsing_finds_identifiers_and_drops_noise() -> None:
     assert {"max_redirects", "RedirectHandler"} <= set(q.identifiers)
     assert "redirect" in q.terms and "handler" in q.terms and "max_redirects" in q.terms
     assert "fix" not in q.terms and "123" not in q.terms and "https" not in q.terms
+
+
+def test_a_commits_map_is_kept_and_a_failed_one_keeps_nothing(tmp_path: Path) -> None:
+    from cursorish.context import tools
+
+    root = _repo(tmp_path)
+    head = git(root, "rev-parse", "HEAD").strip()
+    first = tools.repo_map_for_commit(root, head, "greet", 400)
+    assert (
+        first
+        and tools.repo_map_for_commit(root, head, "greet", 400)
+        is tools._MAPS[(str(root), head, "greet", 400)]
+    )
+    missing = "0" * 40  # no such commit: no map, tried again next time, no lock left behind
+    assert tools.repo_map_for_commit(root, missing, "greet", 400) == ""
+    assert (str(root), missing, "greet", 400) not in tools._MAP_LOCKS
+    assert (str(root), missing, "greet", 400) not in tools._MAPS
