@@ -30,6 +30,7 @@ from cursorish.mcp.config import ServerSpec
 from cursorish.mcp.hub import McpFailure, McpHub, ToolInfo, Wrap
 
 if TYPE_CHECKING:
+    from cursorish.core.orchestrator import RunSettings
     from cursorish.core.tools import Tool, ToolContext, ToolResult
 
 SEP = "__"
@@ -294,14 +295,14 @@ def _cap(text: str) -> str:
     )
 
 
-def mcp_tools_for(
-    ctx: ToolContext,
-    servers: Sequence[ServerSpec],
-    allow: Sequence[str],
-    deny: Sequence[str],
-) -> McpTools | None:
-    """The agent's MCP tools (None when the profile selects none of the servers)."""
-    if not allow:
+def mcp_tools_for(ctx: ToolContext, settings: RunSettings) -> McpTools | None:
+    """The agent's MCP tools (None when no server is configured or the profile selects none
+    of them): the `PROVIDER` of run-time tools that core/tools/registry.py discovers."""
+    allow, deny = settings.profile.mcp_allow, settings.profile.mcp_deny
+    if not allow or not settings.mcp_servers:
         return None
-    tools = McpTools(servers, ctx, allow=allow, deny=deny)
+    tools = McpTools(list(settings.mcp_servers), ctx, allow=allow, deny=deny)
     return tools if tools.servers else None
+
+
+PROVIDER = mcp_tools_for

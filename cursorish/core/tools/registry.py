@@ -4,6 +4,11 @@ A tool is added by writing one module that defines `TOOL` in a package the regis
 (`cursorish.core.tools.builtins`, or any package given to `discover`); a profile's `tools` list
 selects from the registered names. The built-ins are discovered on first use, so importing
 the registry costs nothing.
+
+Tools known only at run time (an agent's MCP servers) come through the same registry as
+providers: a module that defines `PROVIDER`, a function of the agent's `ToolContext` and the
+run's settings (core/orchestrator.RunSettings) that returns a `ToolProvider`, or None when the
+run offers none of its tools.
 """
 
 from __future__ import annotations
@@ -11,18 +16,28 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from cursorish.core.tools.base import Tool
+from cursorish.core.tools.base import Tool, ToolProvider
+from cursorish.core.tools.context import ToolContext
 from cursorish.errors import CursorishError
 
 BUILTINS = "cursorish.core.tools.builtins"
+PROVIDERS = ("cursorish.mcp.tools",)
+
+# (the agent's context, the run's settings) -> its provider, or None
+ProviderFactory = Callable[[ToolContext, Any], ToolProvider | None]
 
 
 class ToolRegistry:
-    def __init__(self, packages: Iterable[str] = (BUILTINS,)) -> None:
+    def __init__(
+        self, packages: Iterable[str] = (BUILTINS,), providers: Iterable[str] = PROVIDERS
+    ) -> None:
         self._pending = list(packages)
         self._tools: dict[str, Tool] = {}
+        self._provider_modules = list(providers)
+        self._factories: list[ProviderFactory] = []
         self._lock = threading.RLock()
 
     def register(self, tool: Tool) -> Tool:
@@ -49,6 +64,31 @@ class ToolRegistry:
                     raise TypeError(f"{module.name} defines no TOOL (a core.tools.base.Tool)")
                 found.append(self.register(tool))
         return found
+
+    def add_provider(self, factory: ProviderFactory) -> ProviderFactory:
+        with self._lock:
+            if factory not in self._factories:
+                self._factories.append(factory)
+        return factory
+
+    def remove_provider(self, factory: ProviderFactory) -> None:
+        with self._lock:
+            if factory in self._factories:
+                self._factories.remove(factory)
+
+    def factories(self) -> tuple[ProviderFactory, ...]:
+        """The provider factories, the `PROVIDERS` modules' loaded on first use."""
+        with self._lock:
+            while self._provider_modules:
+                module = importlib.import_module(self._provider_modules[0])
+                self.add_provider(module.PROVIDER)
+                self._provider_modules.pop(0)
+            return tuple(self._factories)
+
+    def providers_for(self, ctx: ToolContext, settings: Any) -> tuple[ToolProvider, ...]:
+        """The providers of one agent's run-time tools, in registration order."""
+        found = (factory(ctx, settings) for factory in self.factories())
+        return tuple(provider for provider in found if provider is not None)
 
     def _ready(self) -> dict[str, Tool]:
         if self._pending:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cursorish.core.states import AgentState
-from cursorish.core.tools import REGISTRY, Tool, ToolBox, ToolContext, ToolRegistry
+from cursorish.core.tools import REGISTRY, Tool, ToolBox, ToolContext, ToolRegistry, ToolResult
 from cursorish.core.workspace import Stage
 from cursorish.errors import CursorishError
 from cursorish.replay.scripted_server import ScriptedServer
@@ -167,3 +167,61 @@ def test_a_tool_written_as_one_file_is_called_by_an_agent_end_to_end(
     (stored,) = [t for t in store.tool_calls(report.agent_id) if t["name"] == "shout"]
     assert stored["ok"] and stored["result"].startswith("app.py shouted")
     store.close()
+
+
+class EchoProvider:
+    """Tools known at run time, as an agent's MCP servers offer them."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.closed = False
+
+    def needs_prepare(self) -> bool:
+        return False
+
+    def prepare(self) -> None:
+        pass
+
+    def tools(self) -> list[Tool]:
+        return [
+            Tool(n, f"echo as {n}", {"type": "object"}, lambda _ctx, args: ToolResult(str(args)))
+            for n in self.names
+        ]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_run_time_tools_come_through_the_registry_as_providers(tmp_path: Path) -> None:
+    registry = ToolRegistry(providers=())
+    seen: list[object] = []
+
+    def echo(ctx: ToolContext, settings: object) -> EchoProvider | None:
+        seen.append(settings)
+        return EchoProvider(["echo__a"]) if settings == "with echo" else None
+
+    registry.add_provider(echo)
+    ctx = ToolContext(root=tmp_path, agent_id="a1")
+    assert registry.providers_for(ctx, "without") == ()
+    providers = registry.providers_for(ctx, "with echo")
+    assert seen == ["without", "with echo"]
+    box = ToolBox(ctx, ("finish",), providers, registry)
+    assert [s["function"]["name"] for s in box.schemas()] == ["finish", "echo__a"]
+    assert box.schemas(read_only=True) == [box.schemas()[0]]  # plan mode leaves it out
+    assert box.call("echo__a", '{"x": 1}').text == "{'x': 1}"
+    assert box.about("echo__a").stage is Stage.PROVISIONED
+    box.close()
+    assert all(isinstance(p, EchoProvider) and p.closed for p in providers)
+    registry.remove_provider(echo)
+    assert registry.providers_for(ctx, "with echo") == ()
+
+
+def test_the_mcp_tools_are_a_provider_of_the_default_registry(tmp_path: Path) -> None:
+    from cursorish.mcp.tools import mcp_tools_for
+
+    assert mcp_tools_for in REGISTRY.factories()
+    ctx = ToolContext(root=tmp_path, agent_id="a1")
+    with ScriptedServer([]) as server:
+        settings = settings_for(server)
+    assert settings.mcp_servers == ()  # none configured: no provider (tests/mcp run them)
+    assert REGISTRY.providers_for(ctx, settings) == ()
