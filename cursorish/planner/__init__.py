@@ -1,1 +1,1 @@
-"""The planner: a litellm client (streaming, tool calls, retries) and a scripted local server."""
+"""The planner: a litellm client (streaming, tool calls, retries, errors meant for the user)."""
