@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from cursorish.core import events as ev
+from cursorish.core.states import AgentState
 
 ENV = "CURSORISH_ATTENTION"
 DEFAULT_CHANNELS = frozenset({"bell", "osc"})
@@ -52,7 +53,7 @@ def need_of(event: ev.Event) -> Need | None:
             return Need(agent_id, "command", f"asks to run: {command}")
         case ev.Plan():
             return Need(agent_id, "plan", "has a plan to approve (a) or edit (e)")
-        case ev.AgentFinished(status=status) if status != "cancelled":
+        case ev.AgentFinished(status=status) if status != AgentState.CANCELLED:
             return Need(agent_id, "review", f"finished ({status}): review it (d)")
     return None
 

@@ -274,7 +274,7 @@ class Agent:
         self.emit(
             ev.AgentFinished(
                 self.agent_id,
-                o.status,
+                states.AgentState(o.status),
                 summary=o.summary,
                 error=o.error,
                 steps=o.steps,

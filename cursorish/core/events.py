@@ -184,7 +184,7 @@ class AgentFinished(Event):
     ended without a reason of its own (cancelled while queued): the store keeps the status."""
 
     kind = "agent_finished"
-    status: str
+    status: AgentState
     summary: str | None = optional()
     error: str | None = optional()
     steps: int | None = optional()

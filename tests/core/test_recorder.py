@@ -96,7 +96,7 @@ def _run_events(agent: str) -> list[ev.Event]:
         ),
         ev.MessagesAdded(agent, (NUDGE,)),
         ev.AgentFinished(
-            agent, "done", summary="added it", error="", steps=1, tests=(1, 1), budget=""
+            agent, AgentState.DONE, summary="added it", error="", steps=1, tests=(1, 1), budget=""
         ),
     ]
 
@@ -165,9 +165,13 @@ def test_events_in_rows_out_in_order(tmp_path: Path) -> None:
 def test_every_end_is_written_by_one_method(tmp_path: Path) -> None:
     store = _store(tmp_path, "q1", "c1", "b1")
     emit = recorded(store, Recorder())
-    emit(ev.AgentFinished("q1", "cancelled"))  # cancelled while queued
-    emit(ev.AgentFinished("c1", "failed", error="internal error: boom"))  # a crash
-    emit(ev.AgentFinished("b1", "budget_exhausted", error="step budget", steps=3, budget="steps"))
+    emit(ev.AgentFinished("q1", AgentState.CANCELLED))  # cancelled while queued
+    emit(ev.AgentFinished("c1", AgentState.FAILED, error="internal error: boom"))  # a crash
+    emit(
+        ev.AgentFinished(
+            "b1", AgentState.BUDGET_EXHAUSTED, error="step budget", steps=3, budget="steps"
+        )
+    )
     failed = ev.PlannerCall(3, "scripted", '{"messages": 5}', "", 9.0, error="rate limited")
     emit(ev.PlannerFailed("b1", failed))
     (row,) = store.planner_calls("b1")  # a failed request has no usage
@@ -180,8 +184,11 @@ def test_every_end_is_written_by_one_method(tmp_path: Path) -> None:
     }
     assert all(r and r["finished_at"] for r in rows.values())
     # The JSON of each end is the one the front ends always printed.
-    assert ev.AgentFinished("q1", "cancelled").data == {"status": "cancelled"}
-    assert ev.AgentFinished("c1", "failed", error="x").data == {"status": "failed", "error": "x"}
+    assert ev.AgentFinished("q1", AgentState.CANCELLED).data == {"status": "cancelled"}
+    assert ev.AgentFinished("c1", AgentState.FAILED, error="x").data == {
+        "status": "failed",
+        "error": "x",
+    }
 
 
 def test_the_json_lines_keep_their_shape() -> None:
