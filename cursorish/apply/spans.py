@@ -16,6 +16,7 @@ from cursorish.apply.lines import indent_width, leading
 
 _SIMILAR = 0.6
 _EDGE_WINDOW = 3
+_SHORT_BODY = 8  # a body of this many lines more than twice the new one's may be rewritten whole
 _CLOSERS = ("}", ")", "]", "end", "</")
 
 
@@ -62,9 +63,15 @@ def _complete_tail(
     tail = [k for k in range(k1 + 1, len(keys)) if keys[k]]
     if tail:
         last = tail[-1]
+        end = _closes_anchor(keys, lines, index, span, (k1, last), upper)
+        if end is not None:
+            _match_between(keys, index, matched, k1, last, span.b - 1, end)
+            matched[last] = end
+            span.b = end + 1
+            return
         limit = min(upper, span.b + (last - k1) + _EDGE_WINDOW)
         for j in range(span.b, limit):
-            if index.keys[j] == keys[last]:
+            if index.keys[j] == keys[last] and _same_depth(lines, index, matched, k1, last, j):
                 _match_between(keys, index, matched, k1, last, span.b - 1, j)
                 matched[last] = j
                 span.b = j + 1
@@ -105,6 +112,49 @@ def _complete_head(
                 if similar(lines[first], index.lines[j], loose=True):
                     span.a = j
                     return
+
+
+def _closes_anchor(
+    keys: list[str],
+    lines: list[str],
+    index: Index,
+    span: Span,
+    ends: tuple[int, int],
+    upper: int,
+) -> int | None:
+    """The original closer of the block the chunk's last matched line opens, when the chunk
+    ends by closing that block (`func f() {`, a new body, `}`): the new body replaces the old
+    one to its own closer. Only where the old body is not much longer than the new one: a
+    sketch that leaves many lines out without a marker says nothing clear about them."""
+    k1, last = ends
+    if not keys[last].startswith(_CLOSERS) or any(c.isalnum() for c in keys[last]):
+        return None
+    depth = indent_width(lines[k1])
+    if indent_width(lines[last]) != depth:
+        return None
+    if any(keys[k] and indent_width(lines[k]) <= depth for k in range(k1 + 1, last)):
+        return None
+    j1 = span.matched[k1]
+    end = block_end(index, j1)
+    if end <= j1 or end >= upper or index.keys[end] != keys[last]:
+        return None
+    if index.indents[end] != index.indents[j1]:
+        return None
+    removed = sum(1 for j in range(span.b, end) if not index.blank[j])
+    written = sum(1 for k in range(k1 + 1, last) if keys[k])
+    return end if removed <= 2 * written + _SHORT_BODY else None
+
+
+def _same_depth(
+    lines: list[str], index: Index, matched: dict[int, int], anchor: int, k: int, j: int
+) -> bool:
+    """Whether chunk line k, no deeper than the matched chunk line `anchor`, sits as deep as
+    original line j, or as deep relative to the anchor as j does relative to the anchor's
+    match: the `}` that closes a function is not the `}` of a block inside it."""
+    sketch = indent_width(lines[k]) - indent_width(lines[anchor])
+    if sketch > 0 or indent_width(lines[k]) == index.indents[j]:
+        return True  # a closer of a block opened after the anchor: restructured code, maybe
+    return sketch == index.indents[j] - index.indents[matched[anchor]]
 
 
 def _match_between(

@@ -839,6 +839,45 @@ def test_an_edited_line_goes_to_the_look_alike_it_is_closest_to() -> None:
     assert merged(original, sketch, "hooks.ts") == HOOKS
 
 
+ERRORS_GO = d(
+    """
+    package config
+
+    // Error returns the formatted error.
+    func (e NotFoundError) Error() string {
+    \tmessage := fmt.Sprintf("File %q Not Found", e.name)
+    \tif len(e.locations) != 0 {
+    \t\tmessage += fmt.Sprintf(" in %v", e.locations)
+    \t}
+
+    \treturn message
+    }
+
+    // Unwrap returns the wrapped error.
+    func (e NotFoundError) Unwrap() error {
+    \treturn e.err
+    }
+    """
+)
+
+
+def test_a_function_rewritten_whole_replaces_its_body_to_its_own_closer() -> None:
+    # The sketch's `}` at the function's depth is the function's closer, not the `if` block's
+    # one level in, however near that one is.
+    sketch = d(
+        """
+        // ... unchanged ...
+        func (e NotFoundError) Error() string {
+        \treturn e.Unwrap().Error()
+        }
+        // ... unchanged ...
+        """
+    )
+    body = ERRORS_GO[ERRORS_GO.index("\tmessage :=") : ERRORS_GO.index("}\n\n// Unwrap")]
+    expected = ERRORS_GO.replace(body, "\treturn e.Unwrap().Error()\n")
+    assert merged(ERRORS_GO, sketch, "errors.go") == expected
+
+
 KNARY = d(
     """
     from abc import ABC, abstractmethod
