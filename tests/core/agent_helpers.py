@@ -13,14 +13,15 @@ from typing import Any
 
 from cursorish.core.command_runner import DEFAULT_ALLOWLIST
 from cursorish.core.events import Event
-from cursorish.core.orchestrator import AgentReport, Orchestrator, RunSettings
+from cursorish.core.orchestrator import Orchestrator, RunSettings
 from cursorish.core.profiles import Budgets, load_profile
 from cursorish.core.provision import ProvisionSpec
+from cursorish.core.report import AgentReport
 from cursorish.core.sandbox import SandboxPolicy
 from cursorish.gitops.repo import RepoInfo, open_repo
 from cursorish.gitops.worktrees import commit_all, create_worktree
 from cursorish.planner.client import PlannerSettings
-from cursorish.planner.scripted_server import ScriptedServer
+from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 
