@@ -20,11 +20,15 @@ def test_overview_lists_files_up_to_the_limit() -> None:
     assert short == "Repository files (5):\nf0.py\nf1.py\n... and 3 more files"
 
 
+def _committed(tmp_path: Path, make_repo: MakeRepo, files: dict[str, str]) -> tuple[Path, str]:
+    root = make_repo(tmp_path, files)
+    return root, git(root, "rev-parse", "HEAD").strip()
+
+
 def test_briefing_reads_the_base_commit_not_the_checkout(
     tmp_path: Path, make_repo: MakeRepo
 ) -> None:
-    root = make_repo(tmp_path, {"AGENTS.md": "Use tabs.\n", "src/a.py": "x = 1\n"})
-    base = git(root, "rev-parse", "HEAD").strip()
+    root, base = _committed(tmp_path, make_repo, {"AGENTS.md": "Use tabs.\n", "src/a.py": "x\n"})
     (root / "AGENTS.md").write_text("Uncommitted advice.\n")
     (root / "new.py").write_text("untracked\n")
     overview, instructions = read_briefing(root, base)
@@ -35,8 +39,9 @@ def test_briefing_reads_the_base_commit_not_the_checkout(
 def test_an_ignored_instruction_file_counts_only_when_provisioning_copies_it(
     tmp_path: Path, make_repo: MakeRepo
 ) -> None:
-    root = make_repo(tmp_path, {".gitignore": "CLAUDE.md\n", "AGENTS.md": "Shared.\n"})
-    base = git(root, "rev-parse", "HEAD").strip()
+    root, base = _committed(
+        tmp_path, make_repo, {".gitignore": "CLAUDE.md\n", "AGENTS.md": "Shared.\n"}
+    )
     (root / "CLAUDE.md").write_text("Personal.\n")
     _, not_copied = read_briefing(root, base, ProvisionSpec(copy=()))
     assert not_copied == "## AGENTS.md\nShared."

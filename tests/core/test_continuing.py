@@ -13,6 +13,7 @@ from cursorish.core.continuing import carried_usage, resumable, revisable
 from cursorish.core.lifecycle import owner_token
 from cursorish.errors import CursorishError, ExitCode
 from cursorish.store.db import Store
+from tests.store.test_db import _new_agent
 
 
 @pytest.fixture
@@ -22,20 +23,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def _agent(store: Store, agent_id: str, state: str, **fields: Any) -> None:
-    task = store.create_task("fix it", "/repo")
-    store.create_agent(
-        agent_id=agent_id,
-        task_id=task,
-        profile="default",
-        branch=f"cursorish/{agent_id}",
-        worktree=f"/wt/{agent_id}",
-        base_commit="0" * 40,
-        planner_model="m",
-        apply_engine="auto",
-        state=state,
-    )
-    if fields:
-        store.update_agent(agent_id, **fields)
+    store.update_agent(_new_agent(store, agent_id), state=state, **fields)
 
 
 def _refusal(call: Any, *args: Any) -> str:

@@ -14,6 +14,7 @@ from cursorish.gitops.repo import open_repo
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import git
+from tests.store.test_db import _new_agent
 
 MakeRepo = Callable[..., Path]
 
@@ -28,17 +29,7 @@ def test_allocate_skips_ids_whose_row_branch_or_directory_exists(
     ids: Iterator[str] = iter(["aaaaaa", "bbbbbb", "cccccc", "dddddd"])
     monkeypatch.setattr(worktree_prep, "new_agent_id", lambda: next(ids))
     with Store.for_repo(repo.git_common_dir) as store:
-        task = store.create_task("t", str(root))
-        store.create_agent(
-            agent_id="cccccc",
-            task_id=task,
-            profile="default",
-            branch="cursorish/cccccc",
-            worktree="/elsewhere",
-            base_commit=repo.head_commit,
-            planner_model="m",
-            apply_engine="auto",
-        )
+        _new_agent(store, "cccccc")  # a row only: no branch, no directory
         agent_id, dest, branch = allocate_agent(store, repo)
     assert (agent_id, branch) == ("dddddd", "cursorish/dddddd")
     assert dest == worktrees_dir(repo.git_common_dir) / "dddddd" and not dest.exists()
