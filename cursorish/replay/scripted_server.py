@@ -45,78 +45,16 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from cursorish.replay.script import Conversation, Script, first_user_text, load_script
+from cursorish.replay.wire import error_type, split_text, tool_call, usage_of
+
 DEFAULT_MODEL = "scripted"
-_PIECES = 3  # content and arguments are split into this many stream deltas
-
-
-@dataclass(frozen=True)
-class Conversation:
-    name: str
-    match: str
-    turns: tuple[Mapping[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class Script:
-    conversations: tuple[Conversation, ...]
-
-    @classmethod
-    def from_data(cls, data: Any) -> Script:
-        """Build a script from its JSON form (a list of turns or a mapping of conversations)."""
-        if isinstance(data, Script):
-            return data
-        if isinstance(data, list):
-            return cls((Conversation("default", "", _turns(data, "default")),))
-        if not isinstance(data, dict) or not data:
-            raise ValueError("a script is a list of turns or a non-empty mapping of conversations")
-        conversations = []
-        for name, body in data.items():
-            if isinstance(body, list):
-                match, turns = ("" if name == "default" else name), body
-            elif isinstance(body, dict) and isinstance(body.get("turns"), list):
-                match = str(body.get("match", "" if name == "default" else name))
-                turns = body["turns"]
-            else:
-                raise ValueError(
-                    f"conversation {name!r}: expected a list of turns or {{'turns': [...]}}"
-                )
-            conversations.append(Conversation(str(name), match, _turns(turns, str(name))))
-        return cls(tuple(conversations))
-
-    def select(self, first_user_message: str) -> Conversation | None:
-        for conv in self.conversations:
-            if conv.match and conv.match in first_user_message:
-                return conv
-        for conv in self.conversations:
-            if conv.name == "default" or not conv.match:
-                return conv
-        return self.conversations[0] if len(self.conversations) == 1 else None
-
-
-def _turns(turns: Sequence[Any], name: str) -> tuple[Mapping[str, Any], ...]:
-    for i, turn in enumerate(turns):
-        if not isinstance(turn, dict):
-            raise ValueError(f"conversation {name!r}, turn {i}: a turn is a JSON object")
-    return tuple(turns)
-
-
-def load_script(path: Path) -> Script:
-    """Read a script from a JSON file."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON: {exc}") from exc
-    try:
-        return Script.from_data(data)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from exc
 
 
 class ScriptedServer:
@@ -301,7 +239,7 @@ class _Handler(BaseHTTPRequestHandler):
         stream = bool(body.get("stream"))
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         index = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
-        first_user = _first_user_text(messages)
+        first_user = first_user_text(messages)
 
         conv = state.script.select(first_user)
         turn: Mapping[str, Any]
@@ -332,7 +270,7 @@ class _Handler(BaseHTTPRequestHandler):
             if error.get("retry_after") is not None:
                 headers["Retry-After"] = str(error["retry_after"])
             text = str(error.get("message") or f"scripted error {status}")
-            self._send_error(status, text, _error_type(status), headers)
+            self._send_error(status, text, error_type(status), headers)
             return
 
         if turn.get("malformed"):
@@ -348,10 +286,10 @@ class _Handler(BaseHTTPRequestHandler):
         response_id = f"chatcmpl-scripted-{state._next_id()}"
         content = str(turn.get("content") or "")
         tool_calls = [
-            _tool_call(call, response_id, i) for i, call in enumerate(turn.get("tool_calls") or [])
+            tool_call(call, response_id, i) for i, call in enumerate(turn.get("tool_calls") or [])
         ]
         finish = str(turn.get("finish_reason") or ("tool_calls" if tool_calls else "stop"))
-        usage = _usage(turn, messages, content, tool_calls)
+        usage = usage_of(turn, messages, content, tool_calls)
         common = {"id": response_id, "created": int(time.time()), "model": model}
         cut = turn.get("cut")
         how = ""
@@ -426,7 +364,7 @@ class _Handler(BaseHTTPRequestHandler):
                     self.server_state._sleep(chunk_delay_s)
                 chunk({"content": content[start : start + chunk_chars]})
         else:
-            for piece in _split(content):
+            for piece in split_text(content):
                 chunk({"content": piece})
         for i, call in enumerate(tool_calls):
             fn = call["function"]
@@ -442,7 +380,7 @@ class _Handler(BaseHTTPRequestHandler):
                     ]
                 }
             )
-            for piece in _split(fn["arguments"]):
+            for piece in split_text(fn["arguments"]):
                 chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
         if cut:
             self._send_chunk(b"")
@@ -492,70 +430,6 @@ class _Handler(BaseHTTPRequestHandler):
     ) -> None:
         body = {"error": {"message": message, "type": kind, "param": None, "code": str(status)}}
         self._send_json(status, body, headers)
-
-
-def _error_type(status: int) -> str:
-    return {
-        400: "invalid_request_error",
-        401: "authentication_error",
-        403: "permission_error",
-        404: "not_found_error",
-        429: "rate_limit_error",
-    }.get(status, "server_error")
-
-
-def _first_user_text(messages: Sequence[Any]) -> str:
-    for m in messages:
-        if isinstance(m, dict) and m.get("role") == "user":
-            content = m.get("content")
-            if isinstance(content, str):
-                return content
-            if isinstance(content, list):  # OpenAI content parts
-                return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-            return ""
-    return ""
-
-
-def _tool_call(call: Any, response_id: str, index: int) -> dict[str, Any]:
-    if not isinstance(call, dict) or "name" not in call:
-        raise ValueError(f"scripted tool call needs a name: {call!r}")
-    args = call.get("arguments", {})
-    # A string is sent verbatim (possibly invalid JSON, for tests); anything else is encoded.
-    arguments = args if isinstance(args, str) else json.dumps(args)
-    return {
-        "id": str(call.get("id") or f"call_{response_id.rsplit('-', 1)[-1]}_{index}"),
-        "type": "function",
-        "function": {"name": str(call["name"]), "arguments": arguments},
-    }
-
-
-def _usage(
-    turn: Mapping[str, Any],
-    messages: Sequence[Any],
-    content: str,
-    tool_calls: Sequence[dict[str, Any]],
-) -> dict[str, int]:
-    given = turn.get("usage") or {}
-    # Without scripted figures, a rough and deterministic 4-characters-per-token estimate.
-    prompt = int(given.get("prompt_tokens", len(json.dumps(messages)) // 4))
-    produced = content + "".join(
-        c["function"]["name"] + c["function"]["arguments"] for c in tool_calls
-    )
-    completion = int(given.get("completion_tokens", max(1, len(produced) // 4)))
-    return {
-        "prompt_tokens": prompt,
-        "completion_tokens": completion,
-        "total_tokens": prompt + completion,
-    }
-
-
-def _split(text: str, pieces: int = _PIECES) -> Iterator[str]:
-    """Split text into up to `pieces` non-empty parts (as a provider would stream it)."""
-    if not text:
-        return
-    size = max(1, -(-len(text) // pieces))
-    for start in range(0, len(text), size):
-        yield text[start : start + size]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

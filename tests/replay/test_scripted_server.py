@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from cursorish.replay.scripted_server import ScriptedServer, load_script
+from cursorish.replay.script import load_script
+from cursorish.replay.scripted_server import ScriptedServer
 from tests.conftest import ServerFactory
 
 REPO = Path(__file__).resolve().parents[2]
