@@ -151,6 +151,8 @@ def _check_runs(source: SourceFile, gone: set[int]) -> None:
 
 def _check_duplicates(original: str, merged: str, lang: Language) -> None:
     """A definition the original has once and the merge has twice was added, not replaced."""
+    if lang.name in _NAMESPACES and _new_top_header(original, merged):
+        _check_top_names(original, merged, lang)
     if not _header_repeated(original, merged):
         return  # parsing is the costly part: skip it when no header line got a second copy
     before = Counter(_qualified(definitions(original, lang.name)))
@@ -161,6 +163,61 @@ def _check_duplicates(original: str, merged: str, lang: Language) -> None:
             raise RefusedMerge(
                 f"the merge would define {kind.replace('_', ' ')} {name!r} a second time: the "
                 "sketch's version was not placed over the original one"
+            )
+
+
+# Languages where a file's top-level name may be declared once per namespace, whatever the
+# kind of declaration (Go: `var engine` and `func engine` clash); kinds to namespaces.
+_NAMESPACES: dict[str, dict[str, str]] = {
+    "go": {
+        "function_declaration": "value",
+        "var_declaration": "value",
+        "const_declaration": "value",
+        "type_declaration": "value",
+    },
+    "rust": {
+        "function_item": "value",
+        "const_item": "value",
+        "static_item": "value",
+        "struct_item": "type",
+        "enum_item": "type",
+        "trait_item": "type",
+        "type_item": "type",
+        "union_item": "type",
+        "mod_item": "type",
+    },
+}
+_ANY_NUMBER = frozenset({"init", "_"})  # Go: a file may have several `init` and blank names
+
+
+def _new_top_header(original: str, merged: str) -> bool:
+    """Whether the merge has a top-level definition line the original does not."""
+    before = set(original.split("\n"))
+    return any(
+        line[:1].isalpha() and line not in before and _HEADER.search(line)
+        for line in merged.split("\n")
+    )
+
+
+def _check_top_names(original: str, merged: str, lang: Language) -> None:
+    """A top-level name the original declares once, declared again by the merge under
+    another kind (`var engine = ...` beside the `func engine()` it replaces): the sketch's
+    declaration was meant to replace the original's, which stays."""
+    kinds = _NAMESPACES[lang.name]
+
+    def names(text: str) -> Counter[tuple[str, str]]:
+        return Counter(
+            (kinds[d.kind], d.name)
+            for d in definitions(text, lang.name)
+            if d.depth == 0 and d.kind in kinds and d.name not in _ANY_NUMBER
+        )
+
+    before = names(original)
+    for (space, name), count in names(merged).items():
+        if count > before[(space, name)] >= 1:
+            raise RefusedMerge(
+                f"the merge would declare {name!r} twice at the top of the file: the sketch's "
+                "declaration was not placed over the original one"
             )
 
 

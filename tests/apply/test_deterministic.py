@@ -1238,3 +1238,48 @@ def test_new_code_ending_a_function_replaces_its_edited_return() -> None:
         '\treturn fmt.Sprintf("%s[%s]", names, out)\n',
     )
     assert merged(original, sketch, "flag.go") == expected
+
+
+ENGINE_GO = d(
+    """
+    package ginS
+
+    import (
+    \t"sync"
+
+    \t"github.com/gin-gonic/gin"
+    )
+
+    var once sync.Once
+
+    func engine() *gin.Engine {
+    \tonce.Do(func() {
+    \t\tinternalEngine = gin.Default()
+    \t})
+    \treturn internalEngine
+    }
+
+    // LoadHTMLGlob is a wrapper for Engine.LoadHTMLGlob.
+    func LoadHTMLGlob(pattern string) {
+    \tengine().LoadHTMLGlob(pattern)
+    }
+    """
+)
+
+
+def test_a_go_name_declared_again_under_another_kind_is_refused() -> None:
+    # The sketch writes `var engine` where `func engine` was, and leaves the old one out
+    # under its trailing marker: keeping it would declare `engine` twice.
+    sketch = d(
+        """
+        // ... existing code ...
+        \t"github.com/gin-gonic/gin"
+        )
+
+        var engine = sync.OnceValue(func() *gin.Engine {
+        \treturn gin.Default()
+        })
+        // ... rest of the file unchanged ...
+        """
+    )
+    assert "declare 'engine' twice" in refused(ENGINE_GO, sketch, "ginS.go")
