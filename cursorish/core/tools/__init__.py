@@ -2,7 +2,7 @@
 
 - `base.py`: `Tool` (name, schema, stage, CPU slot, busy state, target, handler), `ToolResult`
   and `ToolProvider` (tools made at run time, e.g. an agent's MCP servers);
-- `context.py`: `ToolContext`, what a handler gets (worktree, policies, recorders, path checks);
+- `context.py`: `ToolContext`, what a handler gets (worktree, policies, event sink, path checks);
 - `registry.py`: the registered tools; the built-ins are the modules of `builtins/`, one tool
   each, found by importing the package, so adding a tool is writing one file;
 - `box.py`: `ToolBox`, one agent's tools (the profile's selection plus its providers').

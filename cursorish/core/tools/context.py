@@ -1,5 +1,5 @@
-"""What a tool's handler gets: the agent's worktree, its policies and its recorders, and the
-path checks every file tool goes through."""
+"""What a tool's handler gets: the agent's worktree, its policies, its event sink (the store
+recorder listens there first), and the path checks every file tool goes through."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cursorish.errors import CursorishError
 
 @dataclass
 class ToolContext:
-    """What the tools of one agent share: its worktree, policies and recorders."""
+    """What the tools of one agent share: its worktree, policies and event sink."""
 
     root: Path
     agent_id: str
