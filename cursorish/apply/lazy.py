@@ -406,6 +406,8 @@ def _assemble(
             span.a = _replaced_definition(chunk, span, source.lines, lower, named)
         if not after:
             span.b = _tail_end(chunk, span, source.lines)
+        if not place.inserted:
+            _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
@@ -462,6 +464,62 @@ def _assemble(
     kept.update(range(cursor, n))
     doubts.extend(_copied_doubts(sketch, placed, kept, index))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "")
+
+
+def _to_blank_edges(
+    chunk: Chunk,
+    span: Span,
+    source: list[str],
+    bounds: tuple[int, int],
+    markers: tuple[bool, bool],
+) -> None:
+    """A chunk set off from its marker by a blank line that opens (ends) with new lines edits
+    from a blank original line on: where the original lines between that blank line and the
+    chunk's first (last) match read as the old version of those new lines (most of them like
+    one of the new lines), they are what the new lines replace, not lines the marker keeps."""
+    lines = chunk.lines
+    shown = [k for k, line in enumerate(lines) if line.strip()]
+    if not shown or not span.matched:
+        return
+    lower, upper = bounds
+    first, last = shown[0], shown[-1]
+    if markers[0] and first > 0 and first not in span.matched and span.a > lower:
+        new = [lines[k] for k in range(first, min(span.matched)) if lines[k].strip()]
+        j = span.a
+        while j > lower and source[j - 1].strip():
+            j -= 1
+        if j > lower and _old_version(source[j : span.a], new):
+            span.a = j
+    if markers[1] and last < len(lines) - 1 and last not in span.matched and span.b < upper:
+        new = [lines[k] for k in range(max(span.matched) + 1, last + 1) if lines[k].strip()]
+        j = span.b
+        while j < upper and source[j].strip():
+            j += 1
+        if j < upper and _old_version(source[span.b : j], new):
+            span.b = j
+
+
+_OLD_VERSION = 0.5  # the share of passed-over lines that must read as one of the new lines
+
+
+def _old_version(old: list[str], new: list[str]) -> bool:
+    """Whether original lines read as an older version of new ones: at the new lines' depth
+    or deeper (the same block), and most of them like some new line."""
+    if not old or not new or len(old) > 2 * len(new) + 2:
+        return False
+    depth = min(indent_width(line) for line in new)
+    if any(indent_width(line) < depth for line in old):
+        return False
+    texts = [line.strip() for line in new]
+    alike = 0
+    for line in old:
+        text = line.strip()
+        if text in texts or any(
+            difflib.SequenceMatcher(None, text, other, autojunk=False).ratio() >= _LIKE
+            for other in texts
+        ):
+            alike += 1
+    return alike >= max(1, _OLD_VERSION * len(old))
 
 
 def _kept_blanks(

@@ -1283,3 +1283,49 @@ def test_a_go_name_declared_again_under_another_kind_is_refused() -> None:
         """
     )
     assert "declare 'engine' twice" in refused(ENGINE_GO, sketch, "ginS.go")
+
+
+URLS = d(
+    """
+    def encode(path, query):
+        if path:
+            path = normalize_path(path)
+
+        parsed_path = quote(path, safe=SUB_DELIMS + ":@/")
+        parsed_query = (
+            None if query is None else quote(query, safe=SUB_DELIMS + "/?")
+        )
+
+        return parsed_path, parsed_query
+    """
+)
+
+
+def test_new_lines_after_a_blank_line_replace_their_old_version_up_to_the_blank() -> None:
+    # The chunk, set off from its marker by a blank line, opens with new lines (a comment,
+    # the edited `parsed_path`): they replace the old line back to the blank original line.
+    sketch = d(
+        """
+        # ... keep existing code ...
+
+            # The GEN_DELIMS set is : / ? # [ ] @
+            # These need no quoting unless they delimit the component.
+
+            # The path keeps : / [ ] @ as they are.
+            parsed_path = quote(path, safe=SUB_DELIMS + ":/[]@")
+            # The query keeps ? too.
+            parsed_query = (
+                None if query is None else quote(query, safe=SUB_DELIMS + ":/?[]@")
+            )
+        # ... keep existing code ...
+        """
+    )
+    expected = URLS.replace(
+        '    parsed_path = quote(path, safe=SUB_DELIMS + ":@/")\n',
+        "    # The GEN_DELIMS set is : / ? # [ ] @\n"
+        "    # These need no quoting unless they delimit the component.\n\n"
+        "    # The path keeps : / [ ] @ as they are.\n"
+        '    parsed_path = quote(path, safe=SUB_DELIMS + ":/[]@")\n'
+        "    # The query keeps ? too.\n",
+    ).replace('SUB_DELIMS + "/?"', 'SUB_DELIMS + ":/?[]@"')
+    assert merged(URLS, sketch, "urls.py") == expected
