@@ -57,9 +57,7 @@ def test_checkpoint_commits_the_path_through_the_private_index(repo: Path, workt
     assert commit_checkpoint(worktree, "edit_file", "app.py") is None  # nothing new
 
 
-def test_finalize_squashes_trailing_checkpoints_into_one_commit(
-    repo: Path, worktree: Path
-) -> None:
+def test_finalize_squashes_trailing_checkpoints_into_one_commit(repo: Path, worktree: Path) -> None:
     base = _base(repo)
     for n in (2, 3):
         (worktree / "app.py").write_text(f"x = {n}\n")
@@ -101,9 +99,7 @@ def test_finalize_keeps_a_commit_made_on_the_branch_in_review(repo: Path, worktr
     ]
 
 
-def test_finalize_without_changes_leaves_the_branch_at_its_base(
-    repo: Path, worktree: Path
-) -> None:
+def test_finalize_without_changes_leaves_the_branch_at_its_base(repo: Path, worktree: Path) -> None:
     base = _base(repo)
     assert finalize_branch(worktree, base, "Nothing") is None
     assert git(worktree, "rev-parse", "HEAD").strip() == base
