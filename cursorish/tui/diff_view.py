@@ -1,9 +1,10 @@
 """DiffView: a virtualised diff viewer (Textual Line API) for review.
 
 The diff is flattened once into a list of display rows (file header, hunk header, diff line,
-binary file, collapsed rejected hunk); `render_line` draws only the rows on screen, so a diff of
-any size opens in the time it takes to build that list. Syntax highlighting is per line with the
-file's Pygments lexer, done when a line is first drawn and cached, never for a whole file up front.
+binary file, collapsed rejected hunk; `diff_model.DiffLayout`); `render_line` draws only the rows
+on screen, so a diff of any size opens in the time it takes to build that list. Syntax
+highlighting is per line with the file's Pygments lexer (`diff_text`), done when a line is first
+drawn and cached, never for a whole file up front.
 
 The widget knows nothing about git or the store: it shows `ViewFile`s (built from FileDiffs or
 from a review session by the screens) and keeps a cursor on one hunk. Decisions are the
@@ -12,18 +13,9 @@ screen's job; the view only reports which hunk is current.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pygments.lexer import Lexer  # type: ignore[import-untyped]
-from pygments.lexers import get_lexer_for_filename  # type: ignore[import-untyped]
-from pygments.lexers.special import TextLexer  # type: ignore[import-untyped]
-from pygments.style import StyleMeta  # type: ignore[import-untyped]
-from pygments.styles import get_style_by_name  # type: ignore[import-untyped]
-from pygments.token import _TokenType  # type: ignore[import-untyped]
-from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -35,123 +27,24 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cursorish.gitops.hunks import DiffLine, FileDiff, count_lines
+from cursorish.gitops.hunks import DiffLine
+from cursorish.tui.diff_model import (
+    ACCEPTED,
+    BLANK,
+    FILE,
+    LINE,
+    MARKERS,
+    PENDING,
+    REJECTED,
+    DiffLayout,
+    ViewFile,
+    ViewHunk,
+    view_files,
+)
+from cursorish.tui.diff_text import clean, highlighted, whole_file_text
 
-PENDING = "pending"
-ACCEPTED = "accepted"
-REJECTED = "rejected"
-
-_MARKERS = {PENDING: "•", ACCEPTED: "✓", REJECTED: "✗"}
-
-# Row kinds of the flat display list.
-_FILE, _HUNK, _LINE, _BINARY, _COLLAPSED, _BLANK = range(6)
-
-_DARK_STYLE = "monokai"
-_LIGHT_STYLE = "default"
-_TAB = "    "
-# C0 controls (a tab is expanded first) and DEL would move the terminal cursor: shown as "�".
-_CONTROLS = {c: "\ufffd" for c in [*range(0x20), 0x7F]}
-
-
-@dataclass(frozen=True)
-class ViewHunk:
-    """One hunk as the viewer shows it. `lines` is empty for a collapsed (rejected) hunk and
-    for a binary file's whole-file pseudo-hunk; `id` is "" when the file has no hunk id."""
-
-    id: str
-    header: str
-    state: str  # PENDING | ACCEPTED | REJECTED
-    lines: tuple[DiffLine, ...] = ()
-    reason: str = ""
-    whole_file: bool = False  # binary, pure rename or mode change: one decision per file
-
-    @property
-    def added(self) -> int:
-        return count_lines(self.lines, "+")
-
-    @property
-    def deleted(self) -> int:
-        return count_lines(self.lines, "-")
-
-
-@dataclass(frozen=True)
-class ViewFile:
-    path: str
-    old_path: str | None
-    status: str  # A M D R C T
-    binary: bool
-    hunks: tuple[ViewHunk, ...]
-
-    @property
-    def added(self) -> int:
-        return sum(h.added for h in self.hunks if h.state != REJECTED)
-
-    @property
-    def deleted(self) -> int:
-        return sum(h.deleted for h in self.hunks if h.state != REJECTED)
-
-    def count(self, state: str) -> int:
-        return sum(1 for h in self.hunks if h.state == state)
-
-
-def view_files(diffs: Iterable[FileDiff], state: str = PENDING) -> list[ViewFile]:
-    """FileDiffs (e.g. from `gitops.hunks.diff_files`) as ViewFiles, every hunk in `state`."""
-    out: list[ViewFile] = []
-    for diff in diffs:
-        hunks = tuple(ViewHunk(h.id, h.header, state, h.lines) for h in diff.hunks)
-        if not hunks:
-            hunks = (ViewHunk("", "", state, whole_file=True),)
-        out.append(ViewFile(diff.path, diff.old_path, diff.status, diff.binary, hunks))
-    return out
-
-
-@lru_cache(maxsize=256)
-def _lexer_for(path: str) -> Lexer:
-    try:
-        return get_lexer_for_filename(path, stripnl=False, ensurenl=False, stripall=False)
-    except ClassNotFound:
-        return TextLexer()
-
-
-@lru_cache(maxsize=4)
-def _pygments_style(name: str) -> StyleMeta:
-    return get_style_by_name(name)
-
-
-@lru_cache(maxsize=4096)
-def _token_style(style_name: str, token: _TokenType) -> Style:
-    # Foreground only: the row's background (added/removed/context) comes from the theme.
-    spec = _pygments_style(style_name).style_for_token(token)
-    color = spec["color"]
-    return Style(
-        color=f"#{color}" if color else None,
-        bold=spec["bold"] or None,
-        italic=spec["italic"] or None,
-    )
-
-
-def _clean(text: str) -> str:
-    text = text.expandtabs(len(_TAB)) if "\t" in text else text
-    if text.isprintable():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # surrogate-escaped bytes of a non-UTF-8 line
-        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return text.translate(_CONTROLS)
-
-
-def _whole_file_text(vf: ViewFile) -> str:
-    if vf.binary:
-        what = "binary file"
-    elif vf.status in ("R", "C") and vf.old_path:
-        what = f"{'renamed' if vf.status == 'R' else 'copied'} from {_clean(vf.old_path)}"
-    elif vf.status == "T":
-        what = "mode change"
-    else:
-        what = "file change"
-    return what
-
+# The data it shows is importable from here too (the screens, the benchmark and the tests do).
+__all__ = ["ACCEPTED", "PENDING", "REJECTED", "DiffView", "ViewFile", "ViewHunk", "view_files"]
 
 _HUNK_KEYS = Binding.Group("hunk", compact=True)
 _FILE_KEYS = Binding.Group("file", compact=True)
@@ -325,57 +218,20 @@ class DiffView(ScrollView, can_focus=True):
 
     def _build(self, files: Sequence[ViewFile]) -> None:
         self._files = list(files)
-        rows: list[tuple[int, int, int, int]] = []
-        row_hunk: list[int] = []
-        refs: list[tuple[int, int]] = []
-        spans: list[tuple[int, int]] = []
-        file_rows: list[int] = []
-        first_hunk: list[int] = []
-        biggest = 0
-        widest = 0
-        for fi, vf in enumerate(self._files):
-            if fi:
-                rows.append((_BLANK, fi, -1, -1))
-                row_hunk.append(-1)
-            file_rows.append(len(rows))
-            first_hunk.append(len(refs) if vf.hunks else -1)
-            rows.append((_FILE, fi, -1, -1))
-            row_hunk.append(-1)
-            for hi, hunk in enumerate(vf.hunks):
-                flat = len(refs)
-                refs.append((fi, hi))
-                start = len(rows)
-                if hunk.whole_file and not hunk.lines:
-                    rows.append((_BINARY, fi, hi, -1))
-                    row_hunk.append(flat)
-                elif not hunk.lines:
-                    rows.append((_COLLAPSED, fi, hi, -1))
-                    row_hunk.append(flat)
-                else:
-                    rows.append((_HUNK, fi, hi, -1))
-                    row_hunk.append(flat)
-                    for li, line in enumerate(hunk.lines):
-                        rows.append((_LINE, fi, hi, li))
-                        row_hunk.append(flat)
-                        number = line.new_no if line.new_no is not None else line.old_no or 0
-                        biggest = max(biggest, number)
-                        # len() is the cell width for ASCII; wide characters only make the
-                        # horizontal scroll range a little short, never wrong otherwise.
-                        widest = max(widest, len(line.text))
-                spans.append((start, len(rows)))
-        self._rows = rows
-        self._row_hunk = row_hunk
-        self._hunk_refs = refs
-        self._hunk_spans = spans
-        self._file_rows = file_rows
-        self._file_first_hunk = first_hunk
-        self._number_width = max(3, len(str(biggest)))
-        self._widest = widest
+        layout = DiffLayout.of(self._files)
+        self._rows = layout.rows
+        self._row_hunk = layout.row_hunk
+        self._hunk_refs = layout.hunk_refs
+        self._hunk_spans = layout.hunk_spans
+        self._file_rows = layout.file_rows
+        self._file_first_hunk = layout.file_first_hunk
+        self._number_width = layout.number_width
+        self._widest = layout.widest
         self._row_cache.clear()
         self._code_cache.clear()
         self.rows_rendered = 0
-        if self._cursor >= len(refs):
-            self._cursor = len(refs) - 1
+        if self._cursor >= len(layout.hunk_refs):
+            self._cursor = len(layout.hunk_refs) - 1
 
     def _find(self, hunk_id: str, path: str | None = None) -> int:
         for flat, (fi, hi) in enumerate(self._hunk_refs):
@@ -502,7 +358,7 @@ class DiffView(ScrollView, can_focus=True):
         if not 0 <= row < len(self._rows):
             return -1
         flat = self._row_hunk[row]
-        if flat < 0 and self._rows[row][0] == _FILE:
+        if flat < 0 and self._rows[row][0] == FILE:
             flat = self._file_first_hunk[self._rows[row][1]]
         return flat
 
@@ -544,7 +400,7 @@ class DiffView(ScrollView, can_focus=True):
         if not 0 <= row < len(self._rows):
             return Strip.blank(width, base)
         kind = self._rows[row][0]
-        if kind != _LINE:
+        if kind != LINE:
             key = (row, width, -1)  # header rows do not scroll sideways
             strip = self._row_cache.get(key)
             if strip is None:
@@ -555,21 +411,21 @@ class DiffView(ScrollView, can_focus=True):
         return self._render_code_row(row, width, scroll_x, base)
 
     def _state_style(self, state: str) -> Style:
-        return self._style(state if state in _MARKERS else PENDING)
+        return self._style(state if state in MARKERS else PENDING)
 
     def _render_fixed_row(self, row: int, width: int, base: Style) -> Strip:
         kind, fi, hi, _ = self._rows[row]
         vf = self._files[fi]
-        if kind == _BLANK:
+        if kind == BLANK:
             return Strip.blank(width, base)
-        if kind == _FILE:
+        if kind == FILE:
             style = base + self._style("file")
             name = vf.path if vf.old_path is None else f"{vf.old_path} → {vf.path}"
             stats = "binary" if vf.binary else f"+{vf.added} -{vf.deleted}"
             pending = vf.count(PENDING)
             if pending:
                 stats += f"  {pending} pending"
-            left = f" {vf.status} {_clean(name)}"
+            left = f" {vf.status} {clean(name)}"
             segs = [
                 Segment(left, style),
                 Segment("  ", style),
@@ -582,15 +438,15 @@ class DiffView(ScrollView, can_focus=True):
         bg = base + (self._style("cursor") if current else self._style("hunk"))
         state_style = self._state_style(hunk.state)
         bar = Segment("▶" if current else "▌", bg + state_style)
-        marker = Segment(f" {_MARKERS.get(hunk.state, '•')} ", bg + state_style)
+        marker = Segment(f" {MARKERS.get(hunk.state, '•')} ", bg + state_style)
         if hunk.whole_file:
-            what = _clean(hunk.header) if hunk.header else _whole_file_text(vf)
+            what = clean(hunk.header) if hunk.header else whole_file_text(vf)
             text = f"{what}, decided as a whole"
         else:
-            text = _clean(hunk.header)
+            text = clean(hunk.header)
         label = hunk.state
         if hunk.reason:
-            label += f": {_clean(hunk.reason)}"
+            label += f": {clean(hunk.reason)}"
         right = f" {label}  {hunk.id} " if hunk.id else f" {label} "
         body_width = max(0, width - 4 - cell_len(right))
         body = Strip([Segment(text, bg)]).adjust_cell_length(body_width, bg)
@@ -638,17 +494,7 @@ class DiffView(ScrollView, can_focus=True):
         cached = self._code_cache.get(key)
         if cached is not None:
             return cached
-        text = _clean(line.text)
-        style_name = _DARK_STYLE if dark else _LIGHT_STYLE
-        lexer = _lexer_for(self._files[fi].path)
-        segs: list[Segment] = []
-        if isinstance(lexer, TextLexer):
-            segs.append(Segment(text, line_style))
-        else:
-            for token, value in lexer.get_tokens(text):
-                if value:
-                    segs.append(
-                        Segment(value.rstrip("\n"), line_style + _token_style(style_name, token))
-                    )
+        text = clean(line.text)
+        segs = highlighted(self._files[fi].path, text, line_style, dark=dark)
         self._code_cache[key] = segs
         return segs
