@@ -181,6 +181,8 @@ class Transcript(VerticalScroll):
         self._apply_text = ""
         self._ask: Static | None = None
         self._final: Static | None = None
+        # The planner's last text block and its text: a plan is usually that very text.
+        self._last_reply: tuple[Static, str] | None = None
         self._last_mount: AwaitMount | None = None
         self.queued: dict[int, Static] = {}  # message id -> its "queued" line
 
@@ -202,6 +204,7 @@ class Transcript(VerticalScroll):
         self.tools.clear()
         self.queued.clear()
         self._stream = self._apply = self._ask = self._final = None
+        self._last_reply = None
         self._stream_text = self._apply_text = self._apply_path = ""
         self.agent_id = agent.id if agent else None
         self.base_seq = seq
@@ -318,7 +321,7 @@ class Transcript(VerticalScroll):
                     queued.remove()
                 self._mount(Static(Text(str(text)), classes="user"))
             case ev.Plan(plan=plan):
-                self._mount(Static(Text(plan), classes="plan"))
+                self._show_plan(plan)
                 self._note("plan ready: a approves it, e edits it, or send a follow-up")
             case ev.PlannerReply(content=content):
                 self._end_stream(content or "")
@@ -385,10 +388,21 @@ class Transcript(VerticalScroll):
     def _end_stream(self, content: str) -> None:
         if self._stream is not None:
             self._stream.remove_class("streaming")
+            self._last_reply = (self._stream, self._stream_text)
             self._stream = None
         elif content.strip():
-            self._mount(Static(Text(content.strip()), classes="assistant"))
+            block = Static(Text(content.strip()), classes="assistant")
+            self._last_reply = (block, content)
+            self._mount(block)
         self._stream_text = ""
+
+    def _show_plan(self, plan: str) -> None:
+        """The plan, marked as such: the planner's last text block when the plan is taken from
+        it (shown once, not twice), else a block of its own (a plan given in `finish`)."""
+        if self._last_reply is not None and plan.strip() in self._last_reply[1]:
+            self._last_reply[0].set_classes("plan")
+        else:
+            self._mount(Static(Text(plan), classes="plan"))
 
     def _show_apply(self, path: str, text: str, chars: int = 0) -> None:
         self._apply_path, self._apply_text = path, text[-20_000:]

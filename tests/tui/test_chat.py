@@ -131,6 +131,9 @@ async def test_plan_first_then_approve_executes_it(
         row = await start(pilot, "say hello", plan=True)
         await wait_for(pilot, lambda: "plan ready: a approves it" in screen_text(app))
         assert "1. Change greet() in app.py to say hello." in screen_text(app)
+        # Shown once, marked as the plan: the planner's text block is the plan.
+        assert screen_text(app).count("2. Leave bye() alone.") == 1
+        assert len(app.transcript.query(".plan")) == 1
         assert git(repo, "show", f"{row.branch}:app.py") == APP
         await pilot.press("a")
         await wait_for(pilot, lambda: "done as planned" in screen_text(app), what="executed")
