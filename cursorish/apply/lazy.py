@@ -18,7 +18,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cursorish.apply.align import DELETE_COST, STRONG, Index, Placement, candidates, fill
+from cursorish.apply.align import (
+    DELETE_COST,
+    MAX_GAP,
+    STRONG,
+    Index,
+    Placement,
+    candidates,
+    fill,
+)
 from cursorish.apply.blocks import declared_name
 from cursorish.apply.edited import block_tail_candidates, edited_candidates
 from cursorish.apply.languages import Language
@@ -33,7 +41,14 @@ from cursorish.apply.lines import (
     weight,
 )
 from cursorish.apply.markers import is_marker
-from cursorish.apply.spans import Span, block_end, dropped_blanks, refine, similar
+from cursorish.apply.spans import (
+    Span,
+    block_end,
+    dropped_blanks,
+    match_between,
+    refine,
+    similar,
+)
 from cursorish.apply.structure import Definition, definitions
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
@@ -408,6 +423,7 @@ def _assemble(
             span.b = _tail_end(chunk, span, source.lines)
         if not place.inserted:
             _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
+            _reach_shown_edges(chunk, span, index, (lower, upper), (before, after))
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
@@ -497,6 +513,61 @@ def _to_blank_edges(
             j += 1
         if j < upper and _old_version(source[span.b : j], new):
             span.b = j
+
+
+def _reach_shown_edges(
+    chunk: Chunk,
+    span: Span,
+    index: Index,
+    bounds: tuple[int, int],
+    markers: tuple[bool, bool],
+) -> None:
+    """A chunk whose first (last) line, next to a marker, is a telling original line found
+    once a little before (after) its match: the sketch shows it next to the chunk's other
+    lines, so the original lines between them go (a deletion shown by leaving lines out).
+    Reading that line as new code instead would write it twice."""
+    if not span.matched:
+        return
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    if len(shown) < 2:
+        return
+    keys = chunk.keys
+    lower, upper = bounds
+    k, k0 = shown[0], min(span.matched)
+    if markers[0] and k < k0 and weight(keys[k]) >= STRONG:
+        found = [
+            j
+            for j in index.positions.get(keys[k], ())
+            if lower <= j < span.a and span.a - j <= MAX_GAP + (k0 - k)
+        ]
+        opens = indent_width(chunk.lines[shown[1]]) > indent_width(chunk.lines[k])
+        if (
+            len(found) == 1
+            and _depth_agrees(chunk, index, span, k, found[0])
+            # A header whose body the chunk shows: its match must be inside that block.
+            and not (opens and span.matched[k0] > block_end(index, found[0]))
+        ):
+            match_between(keys, index, span.matched, k, k0, found[0], span.matched[k0])
+            span.matched[k] = found[0]
+            span.a = found[0]
+    k, k1 = shown[-1], max(span.matched)
+    if markers[1] and k > k1 and weight(keys[k]) >= STRONG:
+        found = [
+            j
+            for j in index.positions.get(keys[k], ())
+            if span.b <= j < upper and j - span.b <= MAX_GAP + (k - k1)
+        ]
+        if len(found) == 1 and _depth_agrees(chunk, index, span, k, found[0]):
+            match_between(keys, index, span.matched, k1, k, span.matched[k1], found[0])
+            span.matched[k] = found[0]
+            span.b = found[0] + 1
+
+
+def _depth_agrees(chunk: Chunk, index: Index, span: Span, k: int, j: int) -> bool:
+    """Whether chunk line k sits against original line j as the chunk's matched lines sit
+    against theirs (the same indentation shift)."""
+    shifts = {indent_width(chunk.lines[x]) - index.indents[y] for x, y in span.matched.items()}
+    return indent_width(chunk.lines[k]) - index.indents[j] in shifts
 
 
 _OLD_VERSION = 0.5  # the share of passed-over lines that must read as one of the new lines

@@ -65,14 +65,14 @@ def _complete_tail(
         last = tail[-1]
         end = _closes_anchor(keys, lines, index, span, (k1, last), upper)
         if end is not None:
-            _match_between(keys, index, matched, k1, last, span.b - 1, end)
+            match_between(keys, index, matched, k1, last, span.b - 1, end)
             matched[last] = end
             span.b = end + 1
             return
         limit = min(upper, span.b + (last - k1) + _EDGE_WINDOW)
         for j in range(span.b, limit):
             if index.keys[j] == keys[last] and _same_depth(lines, index, matched, k1, last, j):
-                _match_between(keys, index, matched, k1, last, span.b - 1, j)
+                match_between(keys, index, matched, k1, last, span.b - 1, j)
                 matched[last] = j
                 span.b = j + 1
                 return
@@ -103,7 +103,7 @@ def _complete_head(
         limit = max(lower, span.a - (k0 - first) - _EDGE_WINDOW)
         for j in range(span.a - 1, limit - 1, -1):
             if index.keys[j] == keys[first]:
-                _match_between(keys, index, matched, first, k0, j, span.a)
+                match_between(keys, index, matched, first, k0, j, span.a)
                 matched[first] = j
                 span.a = j
                 return
@@ -157,9 +157,10 @@ def _same_depth(
     return sketch == index.indents[j] - index.indents[matched[anchor]]
 
 
-def _match_between(
+def match_between(
     keys: list[str], index: Index, matched: dict[int, int], k1: int, k2: int, j1: int, j2: int
 ) -> None:
+    """Match the equal lines between chunk lines k1..k2 and original lines j1..j2."""
     left = keys[k1 + 1 : k2]
     right = index.keys[j1 + 1 : j2]
     matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)

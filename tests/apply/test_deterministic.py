@@ -1329,3 +1329,49 @@ def test_new_lines_after_a_blank_line_replace_their_old_version_up_to_the_blank(
         "    # The query keeps ? too.\n",
     ).replace('SUB_DELIMS + "/?"', 'SUB_DELIMS + ":/?[]@"')
     assert merged(URLS, sketch, "urls.py") == expected
+
+
+PARSE = d(
+    """
+    def urlparse(url, **kwargs):
+        url = url.strip()
+
+        for key, value in kwargs.items():
+            if key not in (
+                "scheme",
+                "authority",
+                "path",
+                "query",
+                "fragment",
+                "userinfo",
+                "host",
+                "port",
+            ):
+                raise TypeError(f"'{key}' is an invalid keyword argument")
+
+            if value is not None:
+                if len(value) > MAX_URL_LENGTH:
+                    raise InvalidURL(f"URL component '{key}' too long")
+
+        return parse(url, kwargs)
+    """
+)
+
+
+def test_a_first_line_shown_next_to_later_lines_deletes_the_lines_between() -> None:
+    # `for ...:` then `if value is not None:` next to each other: the check between them goes.
+    sketch = d(
+        """
+        # rest of file unchanged
+
+            for key, value in kwargs.items():
+                if value is not None:
+                    if len(value) > MAX_URL_LENGTH:
+                        raise InvalidURL(f"URL component '{key}' too long")
+                # rest of file unchanged
+        """
+    )
+    start = PARSE.index("        if key not in (")
+    end = PARSE.index("        if value is not None:")
+    expected = PARSE[:start] + PARSE[end:]
+    assert merged(PARSE, sketch, "urls.py") == expected
