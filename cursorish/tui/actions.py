@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from cursorish.tui.palette import PaletteEntry, PaletteProvider
 
 KEY_DISPLAY = {"delete": "del"}
 NEEDS_AGENT = frozenset(
@@ -64,27 +64,16 @@ ACTIONS: tuple[AppAction, ...] = (
 )
 
 
-class ActionsProvider(Provider):
+class ActionsProvider(PaletteProvider):
     """Every action of the app in the command palette."""
 
-    def _actions(self) -> list[tuple[str, str, Any]]:
+    def entries(self) -> list[PaletteEntry]:
         from cursorish.tui.app import CursorishApp  # the app imports this module
 
         app = self.app
         if not isinstance(app, CursorishApp):
             return []
         return [(a.title, a.help, partial(app.run_action, a.action)) for a in app.palette_actions()]
-
-    async def discover(self) -> Hits:
-        for title, help_text, run in self._actions():
-            yield DiscoveryHit(title, run, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, help_text, run in self._actions():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), run, help=help_text)
 
 
 def bindings() -> list[BindingType]:

@@ -18,7 +18,8 @@ from cursorish.gitops.repo import open_repo
 from cursorish.store.db import Store
 from cursorish.tui.diff_view import ACCEPTED, PENDING, REJECTED
 from cursorish.tui.review_app import ReviewApp, compare_app, review_app
-from cursorish.tui.review_screen import CompareScreen, ReviewCommands, ReviewScreen
+from cursorish.tui.review_base import ReviewCommands
+from cursorish.tui.review_screen import CompareScreen, ReviewScreen
 from tests.conftest import ServerFactory, create_repo, git
 from tests.core.agent_helpers import call, finish, orchestrator_for, settings_for
 from tests.tui.test_diff_view import screen_text
