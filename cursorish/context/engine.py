@@ -16,19 +16,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursorish.context.index import (
+from cursorish.context.index import CodeIndex, SyncStats
+from cursorish.context.rank import Ranked, Weights, query_words, rank, view_data
+from cursorish.context.sources import (
     Blob,
-    CodeIndex,
-    SyncStats,
-    _git,
     blob_oid,
     change_counts,
+    git_output,
     read_blobs,
     read_worktree_file,
     tree_files,
     worktree_files,
 )
-from cursorish.context.rank import Ranked, Weights, query_words, rank, view_data
 
 SNIPPET_LINES = 3
 MAX_SNIPPET_CANDIDATES = 300  # matching lines looked at per file for the snippet
@@ -183,9 +182,10 @@ class ContextEngine:
     def _history(self, repo: Path, view: str, rev: str) -> None:
         """Refresh the view's change counts when its commit moved (one `git log`)."""
         try:
-            head = _git(repo, "rev-parse", "--verify", "-q", rev + "^{commit}").decode().strip()
+            out = git_output(repo, "rev-parse", "--verify", "-q", rev + "^{commit}")
         except subprocess.CalledProcessError:
             return  # no commit yet
+        head = out.decode().strip()
         if self.index.history(view)[0] != head:
             self.index.set_history(view, head, change_counts(repo, head))
 

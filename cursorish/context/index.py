@@ -17,11 +17,9 @@ the second insert is skipped.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
-import subprocess
 import threading
 import time
 import zlib
@@ -35,9 +33,9 @@ from sqlite_utils import Database
 
 from cursorish.context.langs import is_text_path, language_of
 from cursorish.context.parse import Symbol, symbols, token_text
+from cursorish.context.sources import MAX_TEXT_BYTES, Blob
 
 SCHEMA_VERSION = 2
-MAX_TEXT_BYTES = 1_000_000
 CHUNK_LINES = 400
 BUSY_TIMEOUT_MS = 30_000
 
@@ -68,25 +66,11 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class Blob:
-    """One file's content to index."""
-
-    oid: str
-    path: str  # a path it appears under (for its language)
-    data: bytes
-
-
-@dataclass(frozen=True)
 class SyncStats:
     files: int
     parsed: int
     changed: int
     seconds: float
-
-
-def blob_oid(data: bytes) -> str:
-    """The git blob id of `data` (what `git hash-object` prints)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def is_binary(data: bytes) -> bool:
@@ -413,114 +397,3 @@ def _prepare(blob: Blob) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], list[t
         zlib.compress(data, 1),
     )
     return row, sym_rows, chunk_rows
-
-
-# -- git plumbing ----------------------------------------------------------------------------
-
-
-def _git(root: Path, *args: str, input: bytes | None = None) -> bytes:
-    return subprocess.run(
-        ["git", "--no-optional-locks", *args],
-        cwd=root,
-        input=input,
-        capture_output=True,
-        check=True,
-    ).stdout
-
-
-def tree_files(repo: Path, rev: str) -> dict[str, str]:
-    """path -> blob id of every regular file in the tree of `rev` (symlinks and submodules out)."""
-    out: dict[str, str] = {}
-    for entry in _git(repo, "ls-tree", "-r", "-z", "--full-tree", rev).split(b"\0"):
-        if not entry:
-            continue
-        meta, _, path = entry.partition(b"\t")
-        mode, kind, oid = meta.split(b" ")
-        if kind == b"blob" and mode in (b"100644", b"100755"):
-            out[os.fsdecode(path)] = oid.decode()
-    return out
-
-
-def read_blobs(repo: Path, wanted: dict[str, str]) -> Iterator[Blob]:
-    """The contents of blobs (oid -> a path) from git's object store, one `cat-file` process."""
-    if not wanted:
-        return
-    oids = list(wanted)
-    proc = subprocess.Popen(
-        ["git", "--no-optional-locks", "cat-file", "--batch"],
-        cwd=repo,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def feed() -> None:
-        assert proc.stdin is not None
-        try:
-            proc.stdin.write("".join(f"{o}\n" for o in oids).encode())
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass
-
-    writer = threading.Thread(target=feed, daemon=True)
-    writer.start()
-    out = proc.stdout
-    for oid in oids:
-        header = out.readline().split()
-        if len(header) < 3:
-            continue  # "<oid> missing"
-        size = int(header[2])
-        data = out.read(size)
-        out.read(1)
-        yield Blob(oid, wanted[oid], data)
-    writer.join()
-    proc.wait()
-
-
-def change_counts(repo: Path, rev: str, commits: int = 500) -> dict[str, int]:
-    """path -> how many of the last `commits` commits before `rev` changed it."""
-    out: dict[str, int] = {}
-    try:
-        raw = _git(
-            repo, "log", "-n", str(commits), "--no-renames", "--name-only", "-z", "--format=", rev
-        )
-    except subprocess.CalledProcessError:
-        return out
-    for name in raw.replace(b"\n", b"\0").split(b"\0"):
-        if name:
-            path = os.fsdecode(name)
-            out[path] = out.get(path, 0) + 1
-    return out
-
-
-def worktree_files(root: Path) -> tuple[dict[str, str], list[str]]:
-    """(path -> blob id of what git's index holds, paths whose worktree copy differs or that
-    are untracked-not-ignored). The second list must be hashed from disk."""
-    index: dict[str, str] = {}
-    for entry in _git(root, "ls-files", "-s", "-z").split(b"\0"):
-        if not entry:
-            continue
-        meta, _, path = entry.partition(b"\t")
-        mode, oid, _stage = meta.split(b" ")
-        if mode in (b"100644", b"100755"):
-            index[os.fsdecode(path)] = oid.decode()
-    dirty = _git(root, "ls-files", "-z", "-m", "-o", "-d", "--exclude-standard").split(b"\0")
-    return index, sorted({os.fsdecode(p) for p in dirty if p})
-
-
-def read_worktree_file(root: Path, path: str) -> bytes | None:
-    """A file's bytes, never through a symlink; None when gone or not a regular file."""
-    try:
-        fd = os.open(root / path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        import stat
-
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(MAX_TEXT_BYTES * 4)
-    finally:
-        os.close(fd)

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 from cursorish.context.engine import ContextEngine, view_name
-from cursorish.context.index import blob_oid
+from cursorish.context.sources import blob_oid
 from tests.conftest import create_repo, git
 
 FILES = {
