@@ -50,7 +50,7 @@ def _chat(
     text: str | None,
     approve: bool,
 ) -> int:
-    from cursorish.core.conversation import prepare_message
+    from cursorish.core.conversation import keep_plan_waiting, prepare_message
     from cursorish.core.lifecycle import find_agent
 
     row = find_agent(store, ref)
@@ -61,8 +61,8 @@ def _chat(
     try:
         return _continue(ns, repo, cfg, store, printer, agent_id, message)
     except CursorishError:
-        if approve:  # nothing ran: the plan is still waiting for approval
-            store.update_agent(agent_id, plan_mode=1)
+        if approve:
+            keep_plan_waiting(store, agent_id)
         raise
 
 

@@ -223,6 +223,12 @@ def prepare_message(
     ), running
 
 
+def keep_plan_waiting(store: Store, agent_id: str) -> None:
+    """An approval whose run never started (its settings, its worktree or its transcript
+    failed first): the plan waits for approval again, so the user can retry."""
+    store.update_agent(agent_id, plan_mode=1)
+
+
 def current_worktree(store: Store, row: dict[str, Any]) -> Path | None:
     """Where the agent's files are now: its worktree, else the review worktree of its
     branch; None when neither is there (mentions then read the branch)."""

@@ -308,7 +308,7 @@ class EngineBridge:
         going on (here or in another process; delivered at its next planner turn), "sent"
         when the agent continues now, here. With `approve`, its plan is approved (`text`,
         when given, is the edited plan). Raises CursorishError when it cannot be sent."""
-        from cursorish.core.conversation import prepare_message
+        from cursorish.core.conversation import keep_plan_waiting, prepare_message
         from cursorish.core.lifecycle import find_agent
 
         self._check_open()
@@ -320,11 +320,30 @@ class EngineBridge:
             msg_id = store.queue_message(agent_id, message)
             self.sink(ev.MessageQueued(agent_id, msg_id, message))
             return "queued"
-        orch = self.orchestrator(row["profile"])
+        try:
+            orch = self.orchestrator(row["profile"])
+        except CursorishError:
+            if approve:
+                keep_plan_waiting(store, agent_id)
+            raise
         self._owner[agent_id] = orch
         self.sink(ev.UserMessage(agent_id, message))
-        self._spawn(orch.revise(agent_id, message), agent_id)
+        self._spawn(self._continue(orch, agent_id, message, approve=approve), agent_id)
         return "sent"
+
+    async def _continue(
+        self, orch: Orchestrator, agent_id: str, message: str, *, approve: bool
+    ) -> AgentReport:
+        """Continue an ended agent; an approval whose run never started leaves the plan waiting
+        (revise raises before the agent starts: its worktree, its transcript)."""
+        from cursorish.core.conversation import keep_plan_waiting
+
+        try:
+            return await orch.revise(agent_id, message)
+        except CursorishError:
+            if approve:
+                keep_plan_waiting(self.setup.store, agent_id)
+            raise
 
     def cancel(self, agent_id: str) -> str:
         """Cancel an agent: "cancelling" (ours), "signalled" (another process runs it) or

@@ -162,6 +162,33 @@ async def test_plan_edited_in_the_input_line_is_approved_as_edited(
     assert "Plan:\n1. Only rename greet()." in user_texts(server.requests[1])[-1]
 
 
+async def test_an_approval_whose_run_cannot_start_leaves_the_plan_waiting(
+    repo: Path, tmp_path: Path, scripted_server: ServerFactory, make_setup: SetupFactory
+) -> None:
+    """The approved run fails before the agent starts (its branch is checked out elsewhere,
+    so its worktree cannot be re-attached): the error shows and the plan can be approved
+    again once that is fixed."""
+    server = scripted_server([{"content": PLAN}, EDIT_BYE, finish("done as planned")])
+    app = CursorishApp(make_setup(server))
+    async with app.run_test(size=(100, 34)) as pilot:
+        row = await start(pilot, "say hello", plan=True)
+        await wait_for(pilot, lambda: "plan ready" in screen_text(app))
+        git(repo, "worktree", "remove", "--force", row.worktree)
+        elsewhere = tmp_path / "elsewhere"
+        git(repo, "worktree", "add", "-q", str(elsewhere), row.branch)
+        await pilot.press("a")
+        await wait_for(
+            pilot,
+            lambda: any("is checked out in" in n.message for n in app._notifications),
+            what="the error",
+        )
+        stored = app.setup.store.agent(row.id)
+        assert stored is not None and stored["plan_mode"] == 1  # still waiting for approval
+        git(repo, "worktree", "remove", "--force", str(elsewhere))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: "done as planned" in screen_text(app), what="executed")
+
+
 async def test_attention_marks_bell_and_desktop_notification(
     scripted_server: ServerFactory,
     make_setup: SetupFactory,
