@@ -45,7 +45,7 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
@@ -78,6 +78,8 @@ class ScriptedServer:
         self._requests: list[dict[str, Any]] = []
         self._headers: list[dict[str, str]] = []
         self._failures: dict[tuple[str, int], int] = {}
+        self._in_flight = 0
+        self._max_in_flight = 0
         self._ids = itertools.count(1)
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -142,7 +144,25 @@ class ScriptedServer:
         with self._lock:
             return [dict(h) for h in self._headers]
 
+    @property
+    def max_in_flight(self) -> int:
+        """The most chat requests this server was answering at one moment: a client that
+        sends requests in parallel shows as more than 1, however slow the machine is."""
+        with self._lock:
+            return self._max_in_flight
+
     # -- request handling (called from handler threads) ------------------------------
+
+    @contextlib.contextmanager
+    def _answering(self) -> Iterator[None]:
+        with self._lock:
+            self._in_flight += 1
+            self._max_in_flight = max(self._max_in_flight, self._in_flight)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._in_flight -= 1
 
     def _record(self, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> None:
         with self._lock:
@@ -228,7 +248,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(400, f"invalid request body: {exc}", "invalid_request_error")
             return
         # The client may give up (timeout) mid-reply; there is nobody left to tell.
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        with (
+            contextlib.suppress(BrokenPipeError, ConnectionResetError),
+            self.server_state._answering(),
+        ):
             self._chat(body)
 
     def _chat(self, body: dict[str, Any]) -> None:

@@ -281,11 +281,10 @@ def test_concurrent_requests_are_served_in_parallel(
         return await asyncio.gather(*(planner.complete(user(f"task {i}"), TOOLS) for i in range(8)))
 
     asyncio.run(planner.complete(user(), TOOLS))  # warm-up: litellm's first-call set-up
-    started = time.monotonic()
     replies = asyncio.run(many())
-    elapsed = time.monotonic() - started
     assert [r.content for r in replies] == ["done"] * 8
-    assert elapsed < 1.5, f"8 requests x 0.3 s took {elapsed:.2f} s: served serially?"
+    # Counted by the server, not timed: requests sent one after the other never overlap.
+    assert server.max_in_flight >= 2, "the 8 requests reached the server one at a time"
 
 
 def test_conversation_is_selected_by_match(
