@@ -32,10 +32,10 @@ from cursorish.tui.chat_actions import ChatActions
 from cursorish.tui.chat_input import ChatInput
 from cursorish.tui.context_watch import CheckoutIndexer
 from cursorish.tui.dialogs import AskScreen, ConfirmScreen, TrustScreen
+from cursorish.tui.palette import PALETTE_HINT_WIDTH
 from cursorish.tui.review_launch import ReviewLaunch
 from cursorish.tui.transcript import Transcript
 
-PALETTE_HINT_WIDTH = 100
 QUIT_SETTLE_S = 5.0  # how long q waits for ended agents' runs to finish before asking
 NOTICE_TIMEOUT_S = 15.0  # engine notices (uncommitted changes, cancelling) stay this long
 

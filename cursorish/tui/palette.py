@@ -8,6 +8,8 @@ from collections.abc import Callable
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 PaletteEntry = tuple[str, str, Callable[[], object]]  # title, help, what choosing it does
+# Below this many columns the footer hides its "^p palette" hint: the keys need the room.
+PALETTE_HINT_WIDTH = 100
 
 
 class PaletteProvider(Provider):

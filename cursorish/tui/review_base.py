@@ -28,11 +28,9 @@ from cursorish.core.review import Decision, ReviewSession
 from cursorish.errors import CursorishError
 from cursorish.tui.diff_model import PENDING, ViewFile, ViewHunk
 from cursorish.tui.diff_view import DiffView
-from cursorish.tui.palette import PaletteEntry, PaletteProvider
+from cursorish.tui.palette import PALETTE_HINT_WIDTH, PaletteEntry, PaletteProvider
 from cursorish.tui.review_files import session_view_files
 from cursorish.tui.watch import WorktreeWatcher
-
-_PALETTE_HINT_MIN_WIDTH = 100
 
 
 @dataclass(frozen=True)
@@ -184,7 +182,7 @@ class ReviewScreenBase(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         # Below 100 columns the decision keys need the whole footer; ctrl+p still works.
         for footer in self.query(Footer):
-            footer.show_command_palette = event.size.width >= _PALETTE_HINT_MIN_WIDTH
+            footer.show_command_palette = event.size.width >= PALETTE_HINT_WIDTH
 
     def _worktree_changed(self, side: Side) -> None:
         # Called from the watcher's timer thread.
