@@ -200,7 +200,7 @@ def test_cancel_mid_step_commits_the_work_done(tmp_path: Path, make_repo: MakeRe
             started = time.monotonic()
             assert orch.cancel(agent_id)
             reports = await runner
-            assert time.monotonic() - started < 5
+            assert time.monotonic() - started < 15  # not the planner's 30 s
             return list(reports)
 
         (report,) = asyncio.run(scenario())

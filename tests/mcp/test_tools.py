@@ -251,7 +251,7 @@ def test_a_cancel_ends_a_call_waiting_on_a_slow_server(worktree: Path) -> None:
         started = time.monotonic()
         ok, text = call(box, "flaky__slow", seconds=50)
         assert not ok and "cancelled while waiting for the MCP server" in text
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 20  # not the call's 50 s
     finally:
         box.close()
 

@@ -258,7 +258,8 @@ def test_latency_is_served_concurrently(scripted_server: ServerFactory) -> None:
         t.join()
     elapsed = time.monotonic() - started
     assert results == [200] * 8
-    assert 0.3 <= elapsed < 1.5
+    assert elapsed >= 0.3  # the latency was served
+    assert server.max_in_flight >= 2  # ... at the same time, not one request after the other
 
 
 def test_delay_and_prompt_stop(scripted_server: ServerFactory) -> None:
@@ -267,7 +268,7 @@ def test_delay_and_prompt_stop(scripted_server: ServerFactory) -> None:
         post(server, chat(), timeout=0.3)
     started = time.monotonic()
     server.stop()  # a handler still sleeping must not hold this up
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 5  # not the 10 s delay
 
 
 def test_server_is_silent_on_stderr(
