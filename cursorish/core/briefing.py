@@ -49,7 +49,7 @@ def repo_map_maker(
         return None
 
     def make() -> str:
-        from cursorish.context.tools import repo_map_for_commit
+        from cursorish.context.agent_context import repo_map_for_commit
 
         return repo_map_for_commit(repo_root, base_commit, task, budget_tokens)
 

@@ -32,7 +32,7 @@ class CheckoutIndexer:
 
     def _first_sync(self) -> None:
         self.sync()
-        from cursorish.context.tools import engine_for
+        from cursorish.context.agent_context import engine_for
 
         try:  # what removed agents' worktrees and old versions left behind
             engine_for(self.root).prune()
@@ -46,7 +46,7 @@ class CheckoutIndexer:
     def sync(self) -> None:
         if self._stopped:
             return
-        from cursorish.context.tools import engine_for
+        from cursorish.context.agent_context import engine_for
 
         with self._lock:
             try:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cursorish.context.agent_context import engine_for
 from cursorish.context.engine import view_name
-from cursorish.context.tools import engine_for
 from cursorish.replay.scripted_server import ScriptedServer
 from tests.core.agent_helpers import call, finish, run_tasks, settings_for
 
@@ -98,8 +98,8 @@ def test_a_profile_budget_of_zero_means_no_map(
 
 
 def test_the_tools_answer_with_a_message_when_there_is_no_index(tmp_path: Path) -> None:
-    from cursorish.context.tools import find_symbol as find
-    from cursorish.context.tools import repo_map_for, search_code
+    from cursorish.context.agent_context import find_symbol as find
+    from cursorish.context.agent_context import repo_map_for, search_code
 
     plain = tmp_path / "not-a-repo"
     plain.mkdir()
@@ -111,7 +111,7 @@ def test_the_tools_answer_with_a_message_when_there_is_no_index(tmp_path: Path) 
 def test_search_code_keeps_provisioned_secrets_out(
     tmp_path: Path, make_repo: Callable[..., Path]
 ) -> None:
-    from cursorish.context.tools import search_code
+    from cursorish.context.agent_context import search_code
 
     root = make_repo(tmp_path, FILES)
     (root / "settings.local.py").write_text("INVOICE_API_TOKEN = 'secret'\n")

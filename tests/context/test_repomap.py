@@ -51,17 +51,17 @@ def test_task_parsing_finds_identifiers_and_drops_noise() -> None:
 
 
 def test_a_commits_map_is_kept_and_a_failed_one_keeps_nothing(tmp_path: Path) -> None:
-    from cursorish.context import tools
+    from cursorish.context import agent_context
 
     root = _repo(tmp_path)
     head = git(root, "rev-parse", "HEAD").strip()
-    first = tools.repo_map_for_commit(root, head, "greet", 400)
+    first = agent_context.repo_map_for_commit(root, head, "greet", 400)
     assert (
         first
-        and tools.repo_map_for_commit(root, head, "greet", 400)
-        is tools._MAPS[(str(root), head, "greet", 400)]
+        and agent_context.repo_map_for_commit(root, head, "greet", 400)
+        is agent_context._MAPS[(str(root), head, "greet", 400)]
     )
     missing = "0" * 40  # no such commit: no map, tried again next time, no lock left behind
-    assert tools.repo_map_for_commit(root, missing, "greet", 400) == ""
-    assert (str(root), missing, "greet", 400) not in tools._MAP_LOCKS
-    assert (str(root), missing, "greet", 400) not in tools._MAPS
+    assert agent_context.repo_map_for_commit(root, missing, "greet", 400) == ""
+    assert (str(root), missing, "greet", 400) not in agent_context._MAP_LOCKS
+    assert (str(root), missing, "greet", 400) not in agent_context._MAPS

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from cursorish.context.agent_context import engine_for
 from cursorish.context.engine import view_name
-from cursorish.context.tools import engine_for
 from cursorish.tui.app import CursorishApp
 from cursorish.tui.bridge import EngineSetup
 from tests.tui.conftest import wait_for

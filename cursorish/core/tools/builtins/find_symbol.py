@@ -9,7 +9,7 @@ from cursorish.core.tools.context import ToolContext
 
 
 def find_symbol(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from cursorish.context.tools import find_symbol as find
+    from cursorish.context.agent_context import find_symbol as find
 
     name = args.get("name")
     if not isinstance(name, str) or not name.strip():

@@ -9,7 +9,7 @@ from cursorish.core.tools.context import ToolContext
 
 
 def search_code(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    from cursorish.context.tools import search_code as ranked
+    from cursorish.context.agent_context import search_code as ranked
 
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():

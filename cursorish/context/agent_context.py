@@ -1,4 +1,5 @@
-"""The agent tools `search_code` and `find_symbol`, and the repo map of an agent's first message.
+"""What an agent asks of the context engine: the queries behind its `search_code` and
+`find_symbol` tools (registered in core/tools/builtins/), and the repo map of its first message.
 
 Each call first brings the agent's own view up to date (its worktree: only files whose blob is
 new get parsed), so an agent finds its own edits and never another agent's. A broken index is
