@@ -129,7 +129,7 @@ def expand_mentions(
 def _file_mention(
     name: str, repo_root: Path, row: dict[str, Any], worktree: Path | None
 ) -> str | None:
-    from cursorish.core.paths import resolve_in_worktree
+    from cursorish.core.containment import resolve_in_worktree
 
     if worktree is not None and worktree.is_dir():
         try:

@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cursorish.core.command_runner import CommandResult, run_in_worktree
+from cursorish.core.containment import resolve_in_worktree
 from cursorish.core.local_files import record_local_files
-from cursorish.core.paths import resolve_in_worktree
 from cursorish.core.resources import data_dir
 from cursorish.core.sandbox import SandboxPolicy
 from cursorish.core.trust import WORKTREES_FILE, content_trusted

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from cursorish.core.command_runner import DEFAULT_ALLOWLIST, Approval
+from cursorish.core.containment import relative_name, resolve_in_worktree
 from cursorish.core.events import EventSink, null_sink
-from cursorish.core.paths import relative_name, resolve_in_worktree
 from cursorish.core.sandbox import SandboxPolicy
 from cursorish.errors import CursorishError
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cursorish.apply.textio import write_atomic
+from cursorish.core.containment import relative_name, resolve_in_worktree
 from cursorish.core.events import FileChanged
-from cursorish.core.paths import relative_name, resolve_in_worktree
 from cursorish.core.states import AgentState
 from cursorish.core.tools.base import PATH_ARG, Tool, ToolResult, arguments
 from cursorish.core.tools.context import ToolContext

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cursorish.core.containment import relative_name
 from cursorish.core.events import FileChanged
-from cursorish.core.paths import relative_name
 from cursorish.core.states import AgentState
 from cursorish.core.tools.base import PATH_ARG, Tool, ToolResult, arguments
 from cursorish.core.tools.context import ToolContext

@@ -10,7 +10,7 @@ from typing import Any
 
 from cursorish.apply.textio import is_binary, write_atomic
 from cursorish.core import events as ev
-from cursorish.core.paths import relative_name
+from cursorish.core.containment import relative_name
 from cursorish.core.states import AgentState
 from cursorish.core.text import for_planner
 from cursorish.core.tools.base import PATH_ARG, Tool, ToolResult, arguments

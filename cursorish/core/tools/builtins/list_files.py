@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cursorish.context.search import glob_filter
-from cursorish.core.paths import relative_name, resolve_in_worktree
+from cursorish.core.containment import relative_name, resolve_in_worktree
 from cursorish.core.tools.base import PATH_ARG, ToolResult, arguments, reading_tool
 from cursorish.core.tools.context import ToolContext
 

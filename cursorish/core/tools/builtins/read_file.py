@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cursorish.apply.textio import is_binary
-from cursorish.core.paths import relative_name
+from cursorish.core.containment import relative_name
 from cursorish.core.tools.base import PATH_ARG, ToolResult, arguments, reading_tool
 from cursorish.core.tools.context import ToolContext
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cursorish.core.paths import resolve_in_worktree
+from cursorish.core.containment import resolve_in_worktree
 from cursorish.errors import PathEscapeError
 
 
