@@ -37,7 +37,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "compare": ("cursorish.review_cli", "cmd_compare"),
     "bench tui": ("cursorish.bench.tui", "cmd_bench_tui"),
     "context": ("cursorish.context_cli", "cmd_context"),
-    "eval locate": ("cursorish.context.evaluate", "cmd_eval_locate"),
+    "eval locate": ("cursorish.context_cli", "cmd_eval_locate"),
     "bench context": ("cursorish.bench.context", "cmd_bench_context"),
     "bench mcp": ("cursorish.bench.mcp", "cmd_bench_mcp"),
     "trust": ("cursorish.trust_cli", "cmd_trust"),

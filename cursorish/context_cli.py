@@ -1,9 +1,11 @@
-"""`cursorish context QUERY`: the ranked files of the current checkout for a query, and why."""
+"""`cursorish context QUERY`: the ranked files of the current checkout for a query, and why;
+`cursorish eval locate`: the ranking scored on cases (context/evaluate.py), printed."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 from pathlib import Path
 
 from cursorish.errors import CursorishError, ExitCode
@@ -54,4 +56,53 @@ def cmd_context(args: argparse.Namespace) -> int:
     print(
         f"({stats.files} files indexed, {stats.parsed} parsed now, {stats.seconds * 1000:.0f} ms)"
     )
+    return 0
+
+
+def cmd_eval_locate(args: argparse.Namespace) -> int:
+    from cursorish.context.evaluate import CaseResult, load_cases, run_cases, summary
+
+    path = Path(args.cases).expanduser()
+    cases = load_cases(path)
+    as_json = bool(getattr(args, "json", False))
+
+    def show(r: CaseResult) -> None:
+        if as_json:
+            print(
+                json.dumps(
+                    {
+                        "id": r.id,
+                        "recall@1": r.recall[1],
+                        "recall@5": r.recall[5],
+                        "recall@10": r.recall[10],
+                        "hit@5": r.hit5,
+                        "bm25_recall@5": r.base_recall[5],
+                        "index_s": round(r.index_s, 3),
+                        "query_ms": round(r.query_ms, 1),
+                        "top": r.top[: getattr(args, "k", 10)],
+                    }
+                ),
+                flush=True,
+            )
+        else:
+            print(
+                f"{r.id:<40} r@1 {r.recall[1]:.2f} r@5 {r.recall[5]:.2f} r@10 {r.recall[10]:.2f} "
+                f"hit@5 {int(r.hit5)}  bm25 r@5 {r.base_recall[5]:.2f}  "
+                f"index {r.index_s:.2f}s query {r.query_ms:.0f}ms",
+                flush=True,
+            )
+
+    work_arg = getattr(args, "work", None)
+    if work_arg:
+        work = Path(work_arg)
+        work.mkdir(parents=True, exist_ok=True)
+        results = run_cases(cases, path.parent, work, on_case=show)
+    else:
+        with tempfile.TemporaryDirectory(prefix="cursorish-locate-") as tmp:
+            results = run_cases(cases, path.parent, Path(tmp), on_case=show)
+    s = summary(results)
+    if as_json:
+        print(json.dumps({"summary": s}))
+    else:
+        print("summary " + " ".join(f"{k}={v}" for k, v in s.items()))
     return 0

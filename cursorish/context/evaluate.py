@@ -1,4 +1,5 @@
-"""`cursorish eval locate`: how well the ranking puts a commit's files first, given its message.
+"""What `cursorish eval locate` measures: how well the ranking puts a commit's files first,
+given its message.
 
 Each case names a git bundle, a parent commit, the task (the commit message) and the gold files.
 Every bundle is cloned once (bare) and every case's tree is indexed straight from git's objects
@@ -10,10 +11,8 @@ index, no other signal) runs beside ours in the same run as the baseline.
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,50 +178,3 @@ def summary(results: list[CaseResult]) -> dict[str, float]:
         "query_p95_ms": round(p95, 1),
         "index_s": round(sum(r.index_s for r in results), 2),
     }
-
-
-def cmd_eval_locate(args: argparse.Namespace) -> int:
-    path = Path(args.cases).expanduser()
-    cases = load_cases(path)
-    as_json = bool(getattr(args, "json", False))
-
-    def show(r: CaseResult) -> None:
-        if as_json:
-            print(
-                json.dumps(
-                    {
-                        "id": r.id,
-                        "recall@1": r.recall[1],
-                        "recall@5": r.recall[5],
-                        "recall@10": r.recall[10],
-                        "hit@5": r.hit5,
-                        "bm25_recall@5": r.base_recall[5],
-                        "index_s": round(r.index_s, 3),
-                        "query_ms": round(r.query_ms, 1),
-                        "top": r.top[: getattr(args, "k", 10)],
-                    }
-                ),
-                flush=True,
-            )
-        else:
-            print(
-                f"{r.id:<40} r@1 {r.recall[1]:.2f} r@5 {r.recall[5]:.2f} r@10 {r.recall[10]:.2f} "
-                f"hit@5 {int(r.hit5)}  bm25 r@5 {r.base_recall[5]:.2f}  "
-                f"index {r.index_s:.2f}s query {r.query_ms:.0f}ms",
-                flush=True,
-            )
-
-    work_arg = getattr(args, "work", None)
-    if work_arg:
-        work = Path(work_arg)
-        work.mkdir(parents=True, exist_ok=True)
-        results = run_cases(cases, path.parent, work, on_case=show)
-    else:
-        with tempfile.TemporaryDirectory(prefix="cursorish-locate-") as tmp:
-            results = run_cases(cases, path.parent, Path(tmp), on_case=show)
-    s = summary(results)
-    if as_json:
-        print(json.dumps({"summary": s}))
-    else:
-        print("summary " + " ".join(f"{k}={v}" for k, v in s.items()))
-    return 0
