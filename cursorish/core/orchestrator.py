@@ -7,8 +7,10 @@ briefing of a new agent (core/briefing.py), its worktree prepared in the backgro
 resume and revise, and the report the front ends print (core/report.py). It never touches the
 user's checkout.
 
-Crash safety. Every state change is written to the store as it happens, with this process's
-pid and start time as the agent's owner. After every tool call that changed a file, the
+Crash safety. The orchestrator creates an agent's task and row (with this process's pid and
+start time as its owner) and from then on only emits events: the store recorder
+(core/recorder.py), subscribed first and synchronously, writes every state change as it
+happens, before any front end sees it. After every tool call that changed a file, the
 worktree is committed on the agent branch as a *checkpoint*; when the agent ends (any end
 state: done, failed, cancelled, out of budget) the trailing checkpoints are squashed, in the
 agent's worktree only (`git reset --soft` + commit), into one final commit carrying the task,
@@ -18,7 +20,8 @@ Agent commits go through a private index file (`worktrees.agent_index_env`): the
 real index belongs to review (base + what the user accepted) and stays at the base otherwise.
 
 Nothing blocking runs on the event loop for long: git, provisioning and tools run in threads
-(`in_thread`, a pool sized for eight busy agents); store writes are short WAL transactions.
+(`in_thread`, a pool sized for eight busy agents); the recorder's store writes are short WAL
+transactions.
 """
 
 from __future__ import annotations
@@ -93,7 +96,8 @@ class RunSettings:
 
 
 class Orchestrator:
-    """Runs tasks as agents with a concurrency limit; every state change goes to the store."""
+    """Runs tasks as agents with a concurrency limit; every state change is an event
+    (the store recorder, subscribed first, writes it)."""
 
     def __init__(
         self,
