@@ -17,15 +17,11 @@ def key(line: str) -> str:
 
 def indent_width(line: str, tab: int = 4) -> int:
     """Width of the leading whitespace, a tab counting `tab` columns."""
-    width = 0
-    for char in line:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += tab
-        else:
-            break
-    return width
+    lead = len(line) - len(line.lstrip(" \t"))
+    if not lead:
+        return 0
+    tabs = line.count("\t", 0, lead)
+    return lead + tabs * (tab - 1)
 
 
 def leading(line: str) -> str:
@@ -64,13 +60,10 @@ class SourceFile:
         """Join (line, ending-or-None) pairs; None means the file's own newline."""
         if not pieces:
             return ""
-        out: list[str] = []
-        last = len(pieces) - 1
-        for index, (line, ending) in enumerate(pieces):
-            end = ending if ending else self.newline
-            if index == last:
-                end = end if self.final_newline or not self.lines else ""
-            out.append(line + end)
+        newline = self.newline
+        out = [line + (ending or newline) for line, ending in pieces]
+        if not self.final_newline and self.lines:
+            out[-1] = pieces[-1][0]
         return "".join(out)
 
     def original_piece(self, j: int) -> tuple[str, str | None]:
@@ -82,11 +75,12 @@ def indent_style(lines: list[str]) -> tuple[bool, int]:
     tabs = spaces = 0
     widths: dict[int, int] = {}
     for line in lines:
-        if line.startswith("\t"):
+        first = line[:1]
+        if first == "\t":
             tabs += 1
-        elif line.startswith(" "):
+        elif first == " ":
             rest = line.lstrip(" ")
-            if not rest.strip():
+            if not rest or rest.isspace():
                 continue
             spaces += 1
             width = len(line) - len(rest)

@@ -45,23 +45,17 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
 
     Only "\n" and "\r\n" end a line: form feeds and other Unicode separators stay inside it.
     """
-    lines: list[str] = []
-    endings: list[str] = []
-    start = 0
-    size = len(text)
-    while start < size:
-        end = text.find("\n", start)
-        if end < 0:
-            lines.append(text[start:])
-            endings.append("")
-            break
-        if end > start and text[end - 1] == "\r":
-            lines.append(text[start : end - 1])
-            endings.append("\r\n")
-        else:
-            lines.append(text[start:end])
-            endings.append("\n")
-        start = end + 1
+    lines = text.split("\n")
+    tail = lines.pop()  # after the last "\n": "" when the text ends with one
+    endings = ["\n"] * len(lines)
+    if "\r" in text:
+        for index, line in enumerate(lines):
+            if line.endswith("\r"):
+                lines[index] = line[:-1]
+                endings[index] = "\r\n"
+    if tail:
+        lines.append(tail)
+        endings.append("")
     return lines, endings
 
 
