@@ -19,6 +19,7 @@ SCORE = 1.0  # an edited line is evidence, but less than an equal one (1.0 plus 
 _PREFIX = 8  # a line and its edited version share at least this many leading characters
 MAX_MATCHES = 4  # a line similar to more original lines than this says nothing
 _COMMENTS = ("#", "//", "/*", "*", "--", "<!--")
+_ALIKE_LENGTH = 16  # a shorter line (`return 2`) is like too many others to be placed by likeness
 _ALIKE = 0.8  # likeness of two lines' text that reads as one edited into the other
 _CLOSENESS = 2.0  # the bonus of a line identical to its original but for a character
 _FLOOR = 0.6  # likeness below which an edited line earns no bonus
@@ -75,8 +76,8 @@ def _alike(line: str, width: int, index: Index) -> list[int]:
     """Original lines at the same depth that read as `line` with a word or two changed (no
     shared start needed: `list[str]` for `List[str]`), by a high likeness of their text."""
     text = line.strip()
-    if len(text) < _PREFIX or text.startswith(_COMMENTS):
-        return []  # comments share their wording too often to tell an edit
+    if len(text) < _ALIKE_LENGTH or text.startswith(_COMMENTS):
+        return []  # short lines and comments share their wording too often to tell an edit
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     matcher.set_seq2(text)
     out: list[int] = []

@@ -339,3 +339,55 @@ def test_a_rust_let_written_beside_the_one_it_replaces_is_refused() -> None:
         "let mut values = completer.candidates()", "let mut values = values.clone()"
     )
     assert verify_merge(RUST, shadow, shadowed, path="lib.rs") is None
+
+
+GO_IMPORTS = """\
+package echo
+
+import (
+	"os"
+	"runtime"
+	"strings"
+)
+
+func subFS(root string) string {
+	return strings.TrimPrefix(root, string(os.PathSeparator))
+}
+
+func isRelativePath(path string) bool {
+	return runtime.GOOS != "windows" && !strings.HasPrefix(path, "/")
+}
+"""
+
+
+def test_an_import_removed_while_the_file_still_uses_it_is_refused() -> None:
+    # The sketch drops the import because the code using it goes too; that code sat under the
+    # trailing marker, so keeping it leaves a file that does not build.
+    sketch = """\
+// ... existing code ...
+import (
+	"os"
+	"strings"
+)
+// ... rest of the file unchanged ...
+"""
+    kept = GO_IMPORTS.replace('\t"runtime"\n', "")
+    reason = verify_merge(GO_IMPORTS, sketch, kept, path="fs.go")
+    assert reason is not None and "'runtime'" in reason
+    # An import nothing uses any more goes without a word.
+    unused = GO_IMPORTS[: GO_IMPORTS.index("\nfunc isRelativePath")]
+    gone = unused.replace('\t"runtime"\n', "")
+    assert verify_merge(unused, sketch, gone, path="fs.go") is None
+
+
+def test_a_python_import_moved_into_a_function_or_shadowed_by_a_class_is_no_orphan() -> None:
+    original = "import netrc\n\n\ndef load(file):\n    return netrc.netrc(file)\n"
+    moved = "def load(file):\n    import netrc\n\n    return netrc.netrc(file)\n"
+    sketch = "def load(file):\n    import netrc\n\n    return netrc.netrc(file)\n"
+    assert verify_merge(original, sketch, moved, path="auth.py") is None
+    original = "from rich.table import Table\n\n\nclass Column:\n    pass\n"
+    own = "class Table:\n    pass\n\n\nclass Column:\n    pass\n"
+    assert "Table" not in (verify_merge(original, own, own, path="t.py") or "")
+    gone = "class Column:\n    size = Table()\n"
+    reason = verify_merge(original, gone, gone, path="t.py")
+    assert reason is not None and "'Table'" in reason
