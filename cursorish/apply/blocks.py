@@ -45,7 +45,7 @@ def parents(lines: list[str]) -> list[int]:
         if not text:
             continue
         width = len(line) - len(text)
-        if "\t" in line[:width]:
+        if width and "\t" in line[:width]:
             width = indent_width(line)
         while stack and stack[-1][0] >= width:
             stack.pop()

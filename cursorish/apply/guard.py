@@ -244,6 +244,6 @@ def _qualified(found: list[Definition]) -> list[tuple[str, str, int]]:
 
 def _header_repeated(original: str, merged: str) -> bool:
     """Whether some definition-like line occurs more often in the merge than in the original."""
-    before = Counter(x.strip() for x in original.split("\n"))
-    after = Counter(x.strip() for x in merged.split("\n"))
+    before = Counter(map(str.strip, original.split("\n")))
+    after = Counter(map(str.strip, merged.split("\n")))
     return any(count > before[line] >= 1 and _HEADER.search(line) for line, count in after.items())
