@@ -104,6 +104,8 @@ def _imported(lines: list[str], lang: str) -> dict[str, str]:
     names: dict[str, str] = {}
     if lang == "go":
         for line in lines:
+            if '"' not in line:
+                continue  # the pattern needs a quoted path; the test is much cheaper than it
             match = _GO_IMPORT.match(line)
             if match and match.group(1) != ".":
                 parts = [p for p in match.group(2).split("/") if not re.fullmatch(r"v\d+", p)]
@@ -112,6 +114,8 @@ def _imported(lines: list[str], lang: str) -> dict[str, str]:
                     names[re.sub(r"\W", "_", name)] = line.strip()
         return names
     for line in lines:
+        if "import" not in line:
+            continue  # the pattern needs the word; the test is much cheaper than it
         match = _PY_IMPORT.match(line)
         if not match or "(" in line:
             continue
@@ -126,11 +130,8 @@ def _imported(lines: list[str], lang: str) -> dict[str, str]:
 def _orphaned_import(before: list[str], after: list[str], lang: str) -> str | None:
     """An import the merge removes while the file still uses the name it bound: the sketch
     removed the import because the code using it goes too (under a marker, it stayed)."""
-    gone = {
-        name: line
-        for name, line in _imported(before, lang).items()
-        if name not in _imported(after, lang)
-    }
+    kept = _imported(after, lang)
+    gone = {name: line for name, line in _imported(before, lang).items() if name not in kept}
     text = "\n".join(after)
     for name in list(gone):
         # A name the file binds itself (a class of that name, an assignment) is no import's.
@@ -269,15 +270,18 @@ def _lines(text: str) -> list[str]:
 
 def _indent_unit(lines: list[str]) -> tuple[bool, int]:
     """(indented with tabs, the space unit) of a file, from its indented lines."""
-    tabs = sum(1 for line in lines if line[:1] == "\t")
-    widths = {
-        len(line) - len(line.lstrip(" "))
-        for line in lines
-        if line[:1] == " " and not line.isspace()
-    }
+    tabs = spaced = 0
+    widths: set[int] = set()
+    for line in lines:  # one pass: this runs on every line of the original and the result
+        first = line[:1]
+        if first == "\t":
+            tabs += 1
+        elif first == " " and not line.isspace():
+            spaced += 1
+            widths.add(len(line) - len(line.lstrip(" ")))
     smallest = min(widths, default=0)
     unit = smallest if smallest in (2, 3, 4, 8) else 4
-    spaces = sum(1 for line in lines if line[:1] == " " and not line.isspace()) if tabs else 0
+    spaces = spaced if tabs else 0
     return tabs > spaces, unit
 
 
