@@ -59,7 +59,8 @@ def run_agents_command(ns: argparse.Namespace) -> int:
         return _resume(ns)
     from cursorish.core import lifecycle
 
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         if action == "list":
             views = lifecycle.list_agents(store)
             if ns.json:
@@ -102,7 +103,8 @@ def _resume(ns: argparse.Namespace) -> int:
     from cursorish.core.orchestrator import Orchestrator
     from cursorish.headless import Printer, print_reports, warn, warn_untrusted
 
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         row = find_agent(store, ns.id)
         cfg = load_config(repo.root, agent_flags(row, flags_from(ns)))
         settings = build_settings(cfg, repo.root, warn=warn)
@@ -122,7 +124,8 @@ def _resume(ns: argparse.Namespace) -> int:
 def run_gc_command(ns: argparse.Namespace) -> int:
     from cursorish.core.lifecycle import gc
 
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         report = gc(store, repo, dry_run=ns.dry_run)
     for line in report.removed:
         print(line)

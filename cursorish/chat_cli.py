@@ -26,18 +26,18 @@ POLL_S = (0.05, 0.1, 0.2, 0.5)  # waiting for delivery: quick at first, then at 
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:
-    from cursorish.config.settings import open_repo_and_config
+    from cursorish.config.settings import flags_from
+    from cursorish.core.repo_store import open_repo_store
     from cursorish.headless import Printer
-    from cursorish.store.db import Store
 
     continuing = getattr(ns, "continue_agent", None)
     ref = continuing if continuing is not None else ns.agent
     text = ns.task if continuing is not None else ns.message
     approve = bool(getattr(ns, "approve", False))
-    repo, cfg = open_repo_and_config(ns)
-    printer = Printer(mode="json" if ns.json else "quiet" if ns.quiet else "text")
-    with Store.for_repo(repo.git_common_dir) as store:
-        return _chat(ns, repo, cfg, store, printer, ref, text, approve)
+    with open_repo_store(ns.repo, flags_from(ns)) as opened:
+        cfg = opened.cfg  # a configuration error is reported before the store is created
+        printer = Printer(mode="json" if ns.json else "quiet" if ns.quiet else "text")
+        return _chat(ns, opened.repo, cfg, opened.store, printer, ref, text, approve)
 
 
 def _chat(

@@ -54,7 +54,8 @@ def format_branches(views: list[BranchView]) -> str:
 
 
 def cmd_branches(ns: argparse.Namespace) -> int:
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         views = list_branches(repo, store)
     if ns.json:
         print(json.dumps([asdict(v) for v in views]))
@@ -213,7 +214,8 @@ def _app_opener(ns: argparse.Namespace) -> Callable[[], Any] | None:
 def cmd_review(ns: argparse.Namespace) -> int:
     from cursorish.core.review import ReviewSession
 
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         if ns.reason is not None and not ns.reject:
             raise _bad("--reason goes with --reject (it is the feedback for the rejected hunks)")
         _split_ids(ns.accept, "--accept")  # refused before a review worktree is made
@@ -244,7 +246,8 @@ def cmd_review(ns: argparse.Namespace) -> int:
 def cmd_merge(ns: argparse.Namespace) -> int:
     from cursorish.core.review.merge_policy import merge_reviewed
 
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         done = merge_reviewed(repo, store, ns.branch, squash=ns.squash, title=ns.message)
     plan = done.plan
     how = "squashed" if plan.squash else "merged"
@@ -306,7 +309,8 @@ def _secs(value: float | None) -> str:
 def cmd_compare(ns: argparse.Namespace) -> int:
     if ns.text and ns.json:
         raise _bad("give --text or --json, not both")
-    with open_repo_store(ns.repo) as (repo, store):
+    with open_repo_store(ns.repo) as opened:
+        repo, store = opened.repo, opened.store
         a, b = sides(repo, store, ns.a, ns.b)
         open_app = None if ns.text else _app_opener(ns)
         if open_app is not None:

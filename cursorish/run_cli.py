@@ -51,19 +51,19 @@ def plan_mode(ns: argparse.Namespace, settings: RunSettings) -> bool:
 
 
 def cmd_task(ns: argparse.Namespace) -> int:
-    from cursorish.config.settings import build_settings, open_repo_and_config
+    from cursorish.config.settings import build_settings
+    from cursorish.core.repo_store import open_repo_store
     from cursorish.headless import Printer, run_headless, warn, warn_untrusted
-    from cursorish.store.db import Store
 
     tasks = read_tasks(ns)
-    repo, cfg = open_repo_and_config(ns)
-    settings = build_settings(cfg, repo.root, warn=warn)
-    warn_untrusted(repo.root)
-    mode = "json" if ns.json else "quiet" if ns.quiet else "text"
-    with Store.for_repo(repo.git_common_dir) as store:
+    with open_repo_store(ns.repo, flags_from(ns)) as opened:
+        repo = opened.repo
+        settings = build_settings(opened.cfg, repo.root, warn=warn)
+        warn_untrusted(repo.root)
+        mode = "json" if ns.json else "quiet" if ns.quiet else "text"
         return run_headless(
             repo,
-            store,
+            opened.store,
             settings,
             tasks,
             Printer(mode=mode),
@@ -112,7 +112,8 @@ def cmd_log(ns: argparse.Namespace) -> int:
     from cursorish.core.lifecycle import find_agent
     from cursorish.core.repo_store import open_repo_store
 
-    with open_repo_store(ns.repo) as (_repo, store):
+    with open_repo_store(ns.repo) as opened:
+        store = opened.store
         agent = find_agent(store, ns.agent) if ns.agent else store.last_agent()
         if agent is None:
             raise CursorishError(

@@ -88,15 +88,13 @@ def worktree_times(root: Path, where: Path, repeat: int = 5) -> tuple[float, flo
     in ext4's `recently_deleted`); removing each worktree before the next would measure that.
     """
     from cursorish.core.provision import load_spec, provision
+    from cursorish.core.repo_store import open_repo_store
     from cursorish.core.worktree_prep import allocate_agent, create_agent_worktree
-    from cursorish.gitops.repo import open_repo
-    from cursorish.store.db import Store
 
-    repo = open_repo(root)
-    store = Store.for_repo(repo.git_common_dir)
     bare: list[float] = []
     ours: list[float] = []
-    try:
+    with open_repo_store(root) as opened:
+        repo, store = opened.repo, opened.store
         for i in range(repeat):
             dest = where / f"bare-{i}"
             started = time.perf_counter()
@@ -112,8 +110,6 @@ def worktree_times(root: Path, where: Path, repeat: int = 5) -> tuple[float, flo
             create_agent_worktree(repo, agent_id, dest, branch, repo.head_commit)
             provision(repo.root, dest, load_spec(repo.root))
             ours.append(time.perf_counter() - started)
-    finally:
-        store.close()
     return statistics.median(bare), statistics.median(ours)
 
 
@@ -154,12 +150,9 @@ def run_agents(root: Path, n: int, api_base: str) -> dict[str, Any]:
     from cursorish.core.events import null_sink
     from cursorish.core.orchestrator import Orchestrator, RunSettings
     from cursorish.core.profiles import Budgets, load_profile
-    from cursorish.gitops.repo import open_repo
+    from cursorish.core.repo_store import open_repo_store
     from cursorish.planner.client import PlannerSettings
-    from cursorish.store.db import Store
 
-    repo = open_repo(root)
-    store = Store.for_repo(repo.git_common_dir)
     settings = RunSettings(
         planner=PlannerSettings("scripted", api_base=api_base, max_retries=1),
         profile=load_profile("default", None),
@@ -167,13 +160,11 @@ def run_agents(root: Path, n: int, api_base: str) -> dict[str, Any]:
         apply_engine="deterministic",
         concurrency=max(8, n),
     )
-    orch = Orchestrator(repo, store, settings, null_sink, handle_signals=False)
-    cpu = _cpu_s()
-    started = time.perf_counter()
-    try:
+    with open_repo_store(root) as opened:
+        orch = Orchestrator(opened.repo, opened.store, settings, null_sink, handle_signals=False)
+        cpu = _cpu_s()
+        started = time.perf_counter()
         reports = asyncio.run(orch.run([f"bench task {n}"] * n))
-    finally:
-        store.close()
     wall = time.perf_counter() - started
     cpu = _cpu_s() - cpu
     statuses = sorted({r.status for r in reports})

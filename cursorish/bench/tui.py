@@ -215,7 +215,7 @@ async def _time_typing(
 def measure_send(repo: Path, runs: int) -> dict[str, Any]:
     """Time from pressing enter in the input line to the planner request leaving, for an
     agent that is idle (it ended): the follow-up continues it from its transcript."""
-    from cursorish.tui.launch import prepare
+    from cursorish.tui.launch import app_setup
 
     result: dict[str, Any] = {"event": "send", "runs": runs}
     finish = {"tool_calls": [{"name": "finish", "arguments": {"summary": "ok"}}]}
@@ -227,9 +227,10 @@ def measure_send(repo: Path, runs: int) -> dict[str, Any]:
     times: list[float] = []
 
     async def run(server: ScriptedServer) -> None:
-        setup = prepare(_namespace(repo, planner="openai/scripted", api_base=server.base_url))
-        app = TimedApp(setup)
-        try:
+        with app_setup(
+            _namespace(repo, planner="openai/scripted", api_base=server.base_url)
+        ) as setup:
+            app = TimedApp(setup)
             async with app.run_test(size=SIZE) as pilot:
                 app.bridge.start_agents("benchmark: one edit, then follow-ups")
                 await until(lambda: bool(app.panel.rows), 60, "the agent")
@@ -252,8 +253,6 @@ def measure_send(repo: Path, runs: int) -> dict[str, Any]:
                     times.append(time.perf_counter() - started)
                     # The next round waits for this run to end: `bridge.busy` is set from the
                     # moment enter was handled (the row's state may not have changed yet).
-        finally:
-            setup.store.close()
 
     server = ScriptedServer([edit, finish] + [finish] * runs)
     server.start()
@@ -269,7 +268,7 @@ def measure_send(repo: Path, runs: int) -> dict[str, Any]:
 
 def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
     from cursorish.planner.litellm_loader import load_litellm
-    from cursorish.tui.launch import prepare
+    from cursorish.tui.launch import app_setup
 
     load_litellm()  # its import is start-up of the first agent, not key latency
     # Long enough for every press, then as many keys typed in the input line, after the last
@@ -279,13 +278,12 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
     misses: list[int] = []
 
     async def run(server: ScriptedServer) -> None:
-        setup = prepare(
+        with app_setup(
             _namespace(
                 repo, planner="openai/scripted", api_base=server.base_url, concurrency=agents
             )
-        )
-        app = TimedApp(setup)
-        try:
+        ) as setup:
+            app = TimedApp(setup)
             async with app.run_test(size=SIZE) as pilot:
                 before = set(app.panel.rows)  # agents of an earlier run, if any
                 left = agents
@@ -325,8 +323,6 @@ def measure_keys(repo: Path, agents: int, presses: int) -> dict[str, Any]:
                 result["states"] = sorted(
                     {r.state for r in app.panel.rows.values() if r.id not in before}
                 )
-        finally:
-            setup.store.close()
 
     server = ScriptedServer(streaming_script(stream_s))
     server.start()

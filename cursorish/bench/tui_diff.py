@@ -11,10 +11,12 @@ visible rows).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import statistics
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +24,10 @@ from textual.app import App
 
 from cursorish.bench.stats import spread
 from cursorish.bench.tui_frames import SIZE, TimedHost, until
+from cursorish.core.repo_store import open_repo_store
 from cursorish.core.review import ReviewSession
 from cursorish.errors import CursorishError
 from cursorish.gitops.hunks import parse_diff
-from cursorish.gitops.repo import open_repo
-from cursorish.store.db import Store
 from cursorish.tui.diff_view import DiffView, view_files
 from cursorish.tui.review_screen import ReviewScreen
 
@@ -152,24 +153,23 @@ def measure_review_open(session: ReviewSession, size: tuple[int, int] = (160, 50
     return result[0]
 
 
-def _open_session(repo: Path, branch: str) -> ReviewSession:
-    info = open_repo(repo)
-    return ReviewSession.open(info, Store.for_repo(info.git_common_dir), branch)
+@contextlib.contextmanager
+def _open_session(repo: Path, branch: str) -> Iterator[ReviewSession]:
+    with open_repo_store(repo) as opened:
+        yield ReviewSession.open(opened.repo, opened.store, branch)
 
 
 def measure_session_open(repo: Path, branch: str, runs: int) -> dict[str, Any]:
     """Seconds of ReviewSession.open + ReviewScreen to its first drawn rows, per run."""
-    _open_session(repo, branch).store.close()  # the first review creates its worktree
+    with _open_session(repo, branch):
+        pass  # the first review creates its worktree
     totals: list[float] = []
     opens: list[float] = []
     for _ in range(runs):
         started = time.perf_counter()
-        session = _open_session(repo, branch)
-        opened = time.perf_counter() - started
-        try:
+        with _open_session(repo, branch) as session:
+            opened = time.perf_counter() - started
             screen = measure_review_open(session, size=SIZE)
-        finally:
-            session.store.close()
         opens.append(opened)
         totals.append(opened + screen)
     out = {f"{k}_ms": v for k, v in spread(totals, 1000).items()}
@@ -179,11 +179,10 @@ def measure_session_open(repo: Path, branch: str, runs: int) -> dict[str, Any]:
 
 def measure_scroll(repo: Path, branch: str, jumps: int = 12) -> dict[str, Any]:
     """Milliseconds from a scroll jump to the frame showing it, in a ReviewScreen."""
-    session = _open_session(repo, branch)
     times: list[float] = []
     drawn: list[int] = []
 
-    async def run() -> None:
+    async def run(session: ReviewSession) -> None:
         app = TimedHost()
         async with app.run_test(size=SIZE) as pilot:
             screen = ReviewScreen(session)
@@ -210,10 +209,8 @@ def measure_scroll(repo: Path, branch: str, jumps: int = 12) -> dict[str, Any]:
                 drawn.append(view.rows_rendered - before)
                 await asyncio.sleep(0.02)
 
-    try:
-        asyncio.run(run())
-    finally:
-        session.store.close()
+    with _open_session(repo, branch) as session:
+        asyncio.run(run(session))
     out = {f"{k}_ms": v for k, v in spread(times, 1000, 2).items()}
     out["rows_drawn_max"] = max(drawn) if drawn else 0
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from cursorish.errors import ConfigError
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from cursorish.core.orchestrator import RunSettings
     from cursorish.core.profiles import Profile
     from cursorish.core.sandbox import SandboxPolicy
-    from cursorish.gitops.repo import RepoInfo
 
 # The run options a front end may give as flags (names of config keys); they win over
 # every configuration file and the environment.
@@ -42,12 +41,6 @@ FLAG_KEYS = (
 )
 
 
-class RunOptions(Protocol):
-    """What `open_repo_and_config` reads from parsed arguments: `repo`, and any FLAG_KEYS."""
-
-    repo: str
-
-
 def flags_from(ns: object) -> dict[str, Any]:
     """The FLAG_KEYS given (not None) on `ns`, e.g. an argparse Namespace."""
     return {k: getattr(ns, k) for k in FLAG_KEYS if getattr(ns, k, None) is not None}
@@ -62,15 +55,6 @@ def agent_flags(row: Mapping[str, Any], flags: Mapping[str, Any] | None = None) 
     if "profile" not in out and row.get("profile"):
         out["profile"] = row["profile"]
     return out
-
-
-def open_repo_and_config(ns: RunOptions) -> tuple[RepoInfo, Config]:
-    """The repository `ns.repo` names and its configuration with `ns`'s flags on top."""
-    from cursorish.config.layers import load_config
-    from cursorish.gitops.repo import open_repo
-
-    repo = open_repo(Path(ns.repo).expanduser())
-    return repo, load_config(repo.root, flags_from(ns))
 
 
 def build_settings(cfg: Config, repo_root: Path, *, warn: Callable[[str], None]) -> RunSettings:

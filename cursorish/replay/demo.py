@@ -59,12 +59,10 @@ def create_sample_repo(dest: Path) -> Path:
 
 
 def cmd_demo(ns: argparse.Namespace) -> int:
-    from cursorish.config import load_config
     from cursorish.config.settings import build_settings
-    from cursorish.gitops.repo import open_repo
+    from cursorish.core.repo_store import open_repo_store
     from cursorish.headless import Printer, run_headless, warn
     from cursorish.replay.scripted_server import ScriptedServer
-    from cursorish.store.db import Store
 
     target = Path(ns.dir) if ns.dir else Path(tempfile.mkdtemp(prefix="cursorish-demo-"))
     mode = "json" if ns.json else "quiet" if ns.quiet else "text"
@@ -73,20 +71,21 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     create_sample_repo(target)
     print(f"sample repository: {target}", file=notice_stream)
     script = {name: {"match": c["task"], "turns": c["turns"]} for name, c in demo_script().items()}
-    with ScriptedServer(script, latency_s=ns.latency) as server:
-        repo = open_repo(target)
-        cfg = load_config(
-            repo.root,
+    with (
+        ScriptedServer(script, latency_s=ns.latency) as server,
+        open_repo_store(
+            target.absolute(),
             {"planner": "openai/scripted-demo", "api_base": server.base_url, "profile": "default"},
-        )
+        ) as opened,
+    ):
+        repo, cfg = opened.repo, opened.cfg
         cfg.override("api_key", "demo-no-key", "demo")
         # The demo shows the default apply route; a configured local model is not needed.
         cfg.override("apply_engine", "deterministic", "demo")
         # The replayed planner calls only built-in tools: the user's MCP servers stay out.
         settings = dataclasses.replace(build_settings(cfg, repo.root, warn=warn), mcp_servers=())
-        with Store.for_repo(repo.git_common_dir) as store:
-            code = run_headless(repo, store, settings, demo_tasks(), Printer(mode=mode))
-            agents = [a for a in store.agents() if a.get("branch")]
+        code = run_headless(repo, opened.store, settings, demo_tasks(), Printer(mode=mode))
+        agents = [a for a in opened.store.agents() if a.get("branch")]
     if mode != "json":
         print("\nHow to review what the agents did:")
         print(f"  cd {target}")

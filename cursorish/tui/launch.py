@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import copy
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,37 +64,39 @@ def _warn(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def prepare(ns: argparse.Namespace) -> EngineSetup:
-    """Open the repository, its store and the configuration as the app will use them."""
+@contextmanager
+def app_setup(ns: argparse.Namespace) -> Iterator[EngineSetup]:
+    """The repository, its configuration and its store as the app will use them; the store is
+    created after every check of the configuration and closed when the block (the app) ends."""
     from cursorish.config import NO_PLANNER_MESSAGE
-    from cursorish.config.settings import open_repo_and_config
+    from cursorish.config.settings import flags_from
     from cursorish.core.profiles import available_profiles
-    from cursorish.store.db import Store
+    from cursorish.core.repo_store import open_repo_store
     from cursorish.tui.bridge import EngineSetup
 
-    repo, cfg = open_repo_and_config(ns)
-    settings_for = settings_factory(cfg, repo.root)
-    notice = ""
-    try:
-        settings_for(None)
-    except ConfigError as exc:
-        if not exc.message.startswith(NO_PLANNER_MESSAGE.split("\n", 1)[0]):
-            raise
-        notice = NO_PLANNER_NOTICE
-    if cfg.get_str("sandbox").strip().lower() == "off":  # every run says so, the app too
-        from cursorish.core.sandbox import OFF_WARNING
+    with open_repo_store(ns.repo, flags_from(ns)) as opened:
+        repo, cfg = opened.repo, opened.cfg
+        settings_for = settings_factory(cfg, repo.root)
+        notice = ""
+        try:
+            settings_for(None)
+        except ConfigError as exc:
+            if not exc.message.startswith(NO_PLANNER_MESSAGE.split("\n", 1)[0]):
+                raise
+            notice = NO_PLANNER_NOTICE
+        if cfg.get_str("sandbox").strip().lower() == "off":  # every run says so, the app too
+            from cursorish.core.sandbox import OFF_WARNING
 
-        notice = "\n\n".join(x for x in (OFF_WARNING.removeprefix("cursorish: "), notice) if x)
-    store = Store.for_repo(repo.git_common_dir)
-    return EngineSetup(
-        trust=trust_request(ns, repo.root),
-        repo=repo,
-        store=store,
-        settings_for=settings_for,
-        profiles=tuple(sorted(available_profiles(repo.root))),
-        default_profile=cfg.get_str("profile"),
-        notice=notice,
-    )
+            notice = "\n\n".join(x for x in (OFF_WARNING.removeprefix("cursorish: "), notice) if x)
+        yield EngineSetup(
+            trust=trust_request(ns, repo.root),
+            repo=repo,
+            store=opened.store,
+            settings_for=settings_for,
+            profiles=tuple(sorted(available_profiles(repo.root))),
+            default_profile=cfg.get_str("profile"),
+            notice=notice,
+        )
 
 
 def trust_request(ns: argparse.Namespace, root: Path) -> TrustRequest | None:
@@ -107,19 +110,18 @@ def trust_request(ns: argparse.Namespace, root: Path) -> TrustRequest | None:
         return None
 
     def accept() -> Callable[[str | None], RunSettings]:
-        from cursorish.config.settings import open_repo_and_config
+        from cursorish.config.layers import load_config
+        from cursorish.config.settings import flags_from
 
         trust_repo(root, files)
-        _, cfg = open_repo_and_config(ns)
-        return settings_factory(cfg, root)
+        return settings_factory(load_config(root, flags_from(ns)), root)
 
     lines = tuple(f"{w.file}: {w.key} = {w.value}  ({w.why})" for w in ignored)
     return TrustRequest(repo=root, lines=lines, accept=accept)
 
 
 def cmd_tui(ns: argparse.Namespace) -> int:
-    setup = prepare(ns)
-    with setup.store:
+    with app_setup(ns) as setup:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise CursorishError(
                 "the app needs a terminal; without one, run agents with --task and review "

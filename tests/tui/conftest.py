@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from textual.pilot import Pilot
 from cursorish.config.settings import FLAG_KEYS
 from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.tui.bridge import EngineSetup
-from cursorish.tui.launch import prepare
+from cursorish.tui.launch import app_setup
 from tests.scripted_turns import APP, SKETCH, call, finish
 
 EDIT_TURNS: list[dict[str, Any]] = [
@@ -51,19 +52,15 @@ def namespace(repo: Path, **flags: Any) -> argparse.Namespace:
 @pytest.fixture
 def make_setup(repo: Path) -> Iterator[Callable[..., EngineSetup]]:
     """`make_setup(server=None, **flags)`: the app's setup for `repo` (store closed after)."""
-    made: list[EngineSetup] = []
+    with contextlib.ExitStack() as made:
 
-    def make(server: ScriptedServer | None = None, **flags: Any) -> EngineSetup:
-        if server is not None:
-            flags.setdefault("planner", "openai/scripted")
-            flags.setdefault("api_base", server.base_url)
-        setup = prepare(namespace(repo, **flags))
-        made.append(setup)
-        return setup
+        def make(server: ScriptedServer | None = None, **flags: Any) -> EngineSetup:
+            if server is not None:
+                flags.setdefault("planner", "openai/scripted")
+                flags.setdefault("api_base", server.base_url)
+            return made.enter_context(app_setup(namespace(repo, **flags)))
 
-    yield make
-    for setup in made:
-        setup.store.close()
+        yield make
 
 
 def screen_text(app: App[Any]) -> str:
