@@ -438,7 +438,7 @@ def _assemble(
     placed: list[tuple[str, str, str, int, int]] = []
     cursor = 0
     for i, (chunk, span) in enumerate(zip(sketch.chunks, spans, strict=True)):
-        pieces.extend(source.original_piece(j) for j in range(cursor, span.a))
+        pieces.extend(source.original_pieces(cursor, span.a))
         kept.update(range(cursor, span.a))
         delta = path[i].delta
         used = set(span.matched.values())
@@ -476,7 +476,7 @@ def _assemble(
                 pieces.extend(source.original_piece(j) for j in blanks_after[k])
                 kept.update(blanks_after[k])
         cursor = max(cursor, span.b)
-    pieces.extend(source.original_piece(j) for j in range(cursor, n))
+    pieces.extend(source.original_pieces(cursor, n))
     kept.update(range(cursor, n))
     doubts.extend(_copied_doubts(sketch, placed, kept, index))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "")

@@ -69,6 +69,14 @@ class SourceFile:
     def original_piece(self, j: int) -> tuple[str, str | None]:
         return self.lines[j], self.endings[j] or None
 
+    def original_pieces(self, low: int, high: int) -> list[tuple[str, str | None]]:
+        """`original_piece(j)` for j in range(low, high), built in one go (a merge copies most
+        of the file this way)."""
+        if low < 0 or high > len(self.lines):  # the slow way, errors included
+            return [self.original_piece(j) for j in range(low, high)]
+        endings = [e or None for e in self.endings[low:high]]
+        return list(zip(self.lines[low:high], endings, strict=True))
+
 
 def indent_style(lines: list[str]) -> tuple[bool, int]:
     """(uses tabs, indent unit in spaces) for a list of lines."""
