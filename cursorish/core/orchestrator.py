@@ -16,7 +16,7 @@ state: done, failed, cancelled, out of budget) the trailing checkpoints are squa
 agent's worktree only (`git reset --soft` + commit), into one final commit carrying the task,
 the summary and the status. So a `kill -9` loses at most the edit being written, the branch
 shows one commit per run once it ends, and `resume` continues in the same worktree and branch.
-Agent commits go through a private index file (`worktrees.agent_index_env`): the worktree's
+Agent commits go through a private index file (`agent_commits.agent_index_env`): the worktree's
 real index belongs to review (base + what the user accepted) and stays at the base otherwise.
 
 Nothing blocking runs on the event loop for long: git, provisioning and tools run in threads

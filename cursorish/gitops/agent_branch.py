@@ -5,7 +5,7 @@ Git only (the orchestrator keeps the store and the scheduling). After every tool
 changed a file the worktree is committed as a *checkpoint*; when the agent ends, what is left
 is committed and the trailing checkpoints are squashed, in the agent's worktree only
 (`git reset --soft` + commit), into one commit carrying the task, the summary and the status.
-Every commit goes through the agent's private index (`worktrees.agent_index_env`): the
+Every commit goes through the agent's private index (`agent_commits.agent_index_env`): the
 worktree's real index belongs to review (base + what the user accepted).
 """
 
@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from cursorish.errors import CursorishError, ExitCode
+from cursorish.gitops.agent_commits import commit_all, commit_paths, commit_staged
 from cursorish.gitops.diffs import diff_stats
 from cursorish.gitops.repo import branch_exists
 from cursorish.gitops.runner import NO_HOOKS, GitError, git_out, run_git
-from cursorish.gitops.worktrees import commit_all, commit_paths, commit_staged, list_worktrees
+from cursorish.gitops.worktrees import list_worktrees
 
 CHECKPOINT_PREFIX = "cursorish checkpoint:"
 # What holds a CPU slot around a commit's staging (core/cpu_slots.py); none by default.

@@ -13,7 +13,7 @@ steps, so that every refusal happens before anything is written:
    updates their index and files and itself refuses rather than overwrite local changes
    that appeared meanwhile. Nothing else is touched: the agent's branch and worktree stay.
 
-Hooks are off here as for every git command cursorish runs (see gitops/worktrees.py): the
+Hooks are off here as for every git command cursorish runs (see gitops/agent_commits.py): the
 commit is the content the user reviewed, not something a hook may rewrite.
 """
 

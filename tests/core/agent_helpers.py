@@ -18,8 +18,9 @@ from cursorish.core.profiles import Budgets, load_profile
 from cursorish.core.provision import ProvisionSpec
 from cursorish.core.report import AgentReport
 from cursorish.core.sandbox import SandboxPolicy
+from cursorish.gitops.agent_commits import commit_all
 from cursorish.gitops.repo import RepoInfo, open_repo
-from cursorish.gitops.worktrees import commit_all, create_worktree
+from cursorish.gitops.worktrees import create_worktree
 from cursorish.planner.client import PlannerSettings
 from cursorish.replay.scripted_server import ScriptedServer
 from cursorish.store.db import Store

@@ -152,7 +152,8 @@ def test_gc_keeps_an_orphan_branch_with_its_own_commits(store: Store, repo: Repo
 
 
 def _agent_with_change(store: Store, repo: RepoInfo, agent_id: str) -> Path:
-    from cursorish.gitops.worktrees import commit_all, create_worktree
+    from cursorish.gitops.agent_commits import commit_all
+    from cursorish.gitops.worktrees import create_worktree
 
     _row(store, repo, agent_id, "done", None)
     wt = worktrees_dir(repo.git_common_dir) / agent_id

@@ -19,8 +19,9 @@ from cursorish.gitops.agent_branch import (
     finalize_branch,
     reattach_worktree,
 )
+from cursorish.gitops.agent_commits import commit_all
 from cursorish.gitops.repo import open_repo
-from cursorish.gitops.worktrees import commit_all, create_worktree
+from cursorish.gitops.worktrees import create_worktree
 from tests.conftest import git
 
 MakeRepo = Callable[..., Path]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from cursorish.gitops.agent_commits import commit_all
 from cursorish.gitops.diffs import FileStat, diff_stats, worktree_tree
 from cursorish.gitops.repo import open_repo
-from cursorish.gitops.worktrees import commit_all, create_worktree
+from cursorish.gitops.worktrees import create_worktree
 from tests.conftest import git
 from tests.gitops.racy import same_size_edit_in_the_index_second
 

@@ -12,8 +12,8 @@ import pytest
 
 from cursorish.core.review import ReviewSession, is_whole_file
 from cursorish.errors import CursorishError, ExitCode
+from cursorish.gitops.agent_commits import commit_all
 from cursorish.gitops.repo import RepoInfo, open_repo
-from cursorish.gitops.worktrees import commit_all
 from cursorish.store.db import Store
 from cursorish.store.paths import worktrees_dir
 from tests.conftest import ServerFactory, git, snapshot
