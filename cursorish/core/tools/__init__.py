@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from cursorish.core.tools.base import Tool, ToolProvider, ToolResult
 from cursorish.core.tools.box import ToolBox
-from cursorish.core.tools.context import ToolContext
 from cursorish.core.tools.registry import REGISTRY, ToolRegistry
+from cursorish.core.tools.tool_context import ToolContext
 
 __all__ = [
     "REGISTRY",

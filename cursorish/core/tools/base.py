@@ -18,7 +18,7 @@ from cursorish.core.states import AgentState
 from cursorish.core.workspace import Stage
 
 if TYPE_CHECKING:
-    from cursorish.core.tools.context import ToolContext
+    from cursorish.core.tools.tool_context import ToolContext
 
 # The argument whose value names what a call is about, first match wins.
 TARGET_KEYS = ("path", "pattern", "command", "directory", "glob")

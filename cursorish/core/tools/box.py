@@ -12,8 +12,8 @@ from typing import Any
 
 from cursorish.core.text import for_planner
 from cursorish.core.tools.base import Tool, ToolProvider, ToolResult
-from cursorish.core.tools.context import ToolContext
 from cursorish.core.tools.registry import REGISTRY, ToolRegistry
+from cursorish.core.tools.tool_context import ToolContext
 from cursorish.errors import CursorishError
 
 

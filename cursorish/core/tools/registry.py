@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cursorish.core.tools.base import Tool, ToolProvider
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 from cursorish.errors import CursorishError
 
 BUILTINS = "cursorish.core.tools.builtins"

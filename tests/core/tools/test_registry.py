@@ -110,7 +110,7 @@ from __future__ import annotations
 from typing import Any
 
 from cursorish.core.tools.base import Tool, ToolResult, arguments
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 from cursorish.core.workspace import Stage
 
 

@@ -9,7 +9,7 @@ from cursorish.core.containment import relative_name, resolve_in_worktree
 from cursorish.core.events import FileChanged
 from cursorish.core.states import AgentState
 from cursorish.core.tools.base import PATH_ARG, Tool, ToolResult, arguments
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 
 def create_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

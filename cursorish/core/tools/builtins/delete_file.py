@@ -8,7 +8,7 @@ from cursorish.core.containment import relative_name
 from cursorish.core.events import FileChanged
 from cursorish.core.states import AgentState
 from cursorish.core.tools.base import PATH_ARG, Tool, ToolResult, arguments
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 
 def delete_file(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -14,7 +14,7 @@ from cursorish.core.containment import relative_name
 from cursorish.core.states import AgentState
 from cursorish.core.text import for_planner
 from cursorish.core.tools.base import PATH_ARG, Tool, ToolResult, arguments
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 from cursorish.errors import CursorishError
 
 MAX_EDIT_BYTES = 2_000_000

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from cursorish.core.tools.base import ToolResult, arguments, reading_tool
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 
 def grep(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

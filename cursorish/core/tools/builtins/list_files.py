@@ -7,7 +7,7 @@ from typing import Any
 from cursorish.context.search import glob_filter
 from cursorish.core.containment import relative_name, resolve_in_worktree
 from cursorish.core.tools.base import PATH_ARG, ToolResult, arguments, reading_tool
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 MAX_LIST = 500
 

@@ -7,7 +7,7 @@ from typing import Any
 from cursorish.apply.textio import is_binary
 from cursorish.core.containment import relative_name
 from cursorish.core.tools.base import PATH_ARG, ToolResult, arguments, reading_tool
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 MAX_READ_LINES = 2000
 

@@ -15,7 +15,7 @@ from cursorish.core.command_runner import (
 from cursorish.core.events import CommandDone, RunningCommand
 from cursorish.core.states import AgentState
 from cursorish.core.tools.base import Tool, ToolResult, arguments
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 
 def run_command(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cursorish.core.tools.base import ToolResult, arguments, reading_tool
-from cursorish.core.tools.context import ToolContext
+from cursorish.core.tools.tool_context import ToolContext
 
 
 def search_code(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
