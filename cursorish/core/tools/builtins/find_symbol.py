@@ -1,4 +1,4 @@
-"""find_symbol: where a name is defined and referenced (context/tools.py's symbol index)."""
+"""find_symbol: where a name is defined and referenced (context/agent_context.py's symbol index)."""
 
 from __future__ import annotations
 

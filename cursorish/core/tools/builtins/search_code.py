@@ -1,4 +1,4 @@
-"""search_code: the files most relevant to a description (context/tools.py ranks them)."""
+"""search_code: the files most relevant to a description (context/agent_context.py ranks them)."""
 
 from __future__ import annotations
 
