@@ -44,6 +44,8 @@ class Placement:
     alternatives: list[list[tuple[int, int]]] = field(default_factory=list)
     # New code with no anchor, put at the end of the block the chunk before it opens.
     inserted: bool = False
+    # The chunk starts at column 0 while its anchor sits deeper: a snippet pasted flush left.
+    pasted: bool = False
 
     @property
     def floating(self) -> bool:
@@ -56,6 +58,8 @@ class Placement:
         Anchors that disagree mean the edit re-indents code (wraps it in a block), not that the
         sketch is written at another depth.
         """
+        if self.pasted and len(self.deltas) == 1:
+            return self.deltas[0]  # one anchor, but the snippet says where its column 0 was
         if len(self.deltas) < 2 or any(d != self.deltas[0] for d in self.deltas):
             return 0
         return self.deltas[0]
@@ -111,6 +115,8 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
     if not seeds:
         return []
     seeds.sort()
+    shown = [line for line, k in zip(chunk_lines, chunk_keys, strict=True) if k]
+    flush_left = min(indent_width(line) for line in shown) == 0
     m = len(chunk_keys)
     nonblank = [k for k, kk in enumerate(chunk_keys) if kk]
     edges = {nonblank[0], nonblank[-1]}
@@ -165,8 +171,18 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         seen.add(span)
         deltas = [seeds[c][3] for c in chain]
         strong = any(weight(chunk_keys[k]) >= STRONG for k, _j in pairs)
+        pasted = flush_left and len(deltas) == 1 and deltas[0] < 0
         out.append(
-            Placement(pairs, best[t], pairs[0][1], pairs[-1][1] + 1, deltas, strong, alternatives)
+            Placement(
+                pairs,
+                best[t],
+                pairs[0][1],
+                pairs[-1][1] + 1,
+                deltas,
+                strong,
+                alternatives,
+                pasted=pasted,
+            )
         )
         if len(out) >= MAX_CANDIDATES:
             break

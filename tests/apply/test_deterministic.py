@@ -1375,3 +1375,41 @@ def test_a_first_line_shown_next_to_later_lines_deletes_the_lines_between() -> N
     end = PARSE.index("        if value is not None:")
     expected = PARSE[:start] + PARSE[end:]
     assert merged(PARSE, sketch, "urls.py") == expected
+
+
+RESPONSE = d(
+    """
+    class Response:
+        \"\"\"The response object.
+
+        .. versionchanged:: 2.0
+            Added :attr:`max_cookie_size`.
+        \"\"\"
+
+        default_mimetype = "text/html"
+
+        json_module = json
+
+        autocorrect_location_header = False
+    """
+)
+
+
+def test_a_snippet_pasted_flush_left_with_one_anchor_goes_back_to_its_depth() -> None:
+    # Only `json_module = json` anchors the chunk (the docstring's closing quotes repeat): the
+    # snippet's column 0 is that line's depth in the file.
+    sketch = d(
+        """
+        # ... existing code ...
+        \"\"\"
+
+        default_mimetype: t.Optional[str] = "text/html"
+
+        json_module = json
+        # ... existing code ...
+        """
+    )
+    expected = RESPONSE.replace(
+        'default_mimetype = "text/html"', 'default_mimetype: t.Optional[str] = "text/html"'
+    )
+    assert merged(RESPONSE, sketch, "wrappers.py") == expected
