@@ -39,7 +39,9 @@ def parents(lines: list[str]) -> list[int]:
     """For each line, the nearest earlier non-blank line indented less (-1: none); the parent
     of a blank line is -1. Closing lines (`}`) are never parents."""
     out = [-1] * len(lines)
-    stack: list[tuple[int, int]] = []  # (indent, line)
+    # The open blocks as two parallel stacks (no tuple per line: this runs on whole files).
+    widths: list[int] = []
+    owners: list[int] = []
     for j, line in enumerate(lines):
         text = line.lstrip()
         if not text:
@@ -47,11 +49,14 @@ def parents(lines: list[str]) -> list[int]:
         width = len(line) - len(text)
         if width and "\t" in line[:width]:
             width = indent_width(line)
-        while stack and stack[-1][0] >= width:
-            stack.pop()
-        out[j] = stack[-1][1] if stack else -1
+        while widths and widths[-1] >= width:
+            widths.pop()
+            owners.pop()
+        if owners:
+            out[j] = owners[-1]
         if not text.startswith(_CLOSERS):
-            stack.append((width, j))
+            widths.append(width)
+            owners.append(j)
     return out
 
 

@@ -69,8 +69,8 @@ def _dispatch(
             )
 
         result = merge_lazy(source, lines, lang, validate)
-        validate(result)
-        text = source.render(result.pieces)
+        text = source.render(result.pieces)  # rendered once, for the check and the answer
+        check_deletions(source, original, text, lines, result.deleted, lang)
         if text == original:
             # Keeping the blank lines the sketch leaves out undid its only change.
             token = KEEP_BLANKS.set(False)

@@ -546,13 +546,13 @@ class _Check:
         between chunks are aligned first (they must be original lines), then each chunk
         against the original lines between its neighbours (its context lines)."""
         a = [x.rstrip() for x in self.before]
-        b = [x.rstrip() for x in self.after]
+        real = [x.rstrip() for x in self.after]
+        b = real.copy()
         for first, last in spans:
             for r in range(first, last + 1):
                 b[r] = f"\x00{r}"
         old = [-1] * len(b)
         _align(a, b, 0, len(a), 0, len(b), old, 0)
-        real = [x.rstrip() for x in self.after]
         for first, last in spans:
             lo = next((old[r] for r in range(first - 1, -1, -1) if old[r] >= 0), -1) + 1
             hi = next((old[r] for r in range(last + 1, len(b)) if old[r] >= 0), len(a))
