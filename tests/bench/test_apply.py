@@ -15,6 +15,7 @@ def test_bench_apply_json(capsys) -> None:
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert [row["lines"] for row in summary["sizes"]] == [100, 500]
     assert all(row["merged"] for row in summary["sizes"])
+    assert all(0 < row["cpu_median_ms"] <= 10 * row["median_ms"] for row in summary["sizes"])
 
 
 @pytest.mark.slow
