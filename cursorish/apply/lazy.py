@@ -424,6 +424,8 @@ def _assemble(
         if not place.inserted:
             _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
             _reach_shown_edges(chunk, span, index, (lower, upper), (before, after))
+            if after:
+                _comment_before_next(chunk, span, source.lines, upper)
         if span.a < lower:
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
@@ -561,6 +563,37 @@ def _reach_shown_edges(
             match_between(keys, index, span.matched, k1, k, span.matched[k1], found[0])
             span.matched[k] = found[0]
             span.b = found[0] + 1
+
+
+def _comment_before_next(chunk: Chunk, span: Span, source: list[str], upper: int) -> None:
+    """A chunk that ends, next to a marker, with blank lines and then new comment lines (a
+    doc comment) writes the comment of the code after the marker: the blank lines are the
+    original's between the match and that code, and the comment sits right above the code."""
+    if not span.matched:
+        return
+    lines = chunk.lines
+    k1 = max(span.matched)
+    tail = list(range(k1 + 1, len(lines)))
+    blanks = [k for k in tail if not lines[k].strip()]
+    words = [k for k in tail if lines[k].strip()]
+    if not blanks or not words or max(blanks) > min(words):
+        return  # not blank lines first, then the rest
+    if not all(_line_kind(lines[k]) == "comment" for k in words):
+        return
+    j = span.b
+    run = 0
+    while j + run < upper and not source[j + run].strip():
+        run += 1
+    after = j + run
+    if run != len(blanks) or after >= upper:
+        return
+    if indent_width(source[after]) != indent_width(lines[words[0]]):
+        return
+    if _line_kind(source[after]) == "comment":
+        return  # the code there has a comment of its own: the new one may go beside it
+    for offset, k in enumerate(blanks):
+        span.matched[k] = j + offset
+    span.b = after
 
 
 def _depth_agrees(chunk: Chunk, index: Index, span: Span, k: int, j: int) -> bool:

@@ -1413,3 +1413,38 @@ def test_a_snippet_pasted_flush_left_with_one_anchor_goes_back_to_its_depth() ->
         'default_mimetype = "text/html"', 'default_mimetype: t.Optional[str] = "text/html"'
     )
     assert merged(RESPONSE, sketch, "wrappers.py") == expected
+
+
+AUTH_GO = d(
+    """
+    package gin
+
+    func authorizationHeader(user, password string) string {
+    \tbase := user + ":" + password
+    \treturn "Basic " + base
+    }
+
+    func BasicAuthForProxy(accounts Accounts, realm string) HandlerFunc {
+    \treturn nil
+    }
+    """
+)
+
+
+def test_a_doc_comment_ending_a_chunk_sits_right_above_the_code_after_the_marker() -> None:
+    sketch = d(
+        """
+        // ... existing code ...
+        \treturn "Basic " + base
+        }
+
+        // BasicAuthForProxy returns a Basic HTTP Proxy-Authorization middleware.
+        // ... rest of the file unchanged ...
+        """
+    )
+    expected = AUTH_GO.replace(
+        "\nfunc BasicAuthForProxy",
+        "\n// BasicAuthForProxy returns a Basic HTTP Proxy-Authorization middleware.\n"
+        "func BasicAuthForProxy",
+    )
+    assert merged(AUTH_GO, sketch, "auth.go") == expected
