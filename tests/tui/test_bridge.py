@@ -102,17 +102,24 @@ async def test_ask_waits_for_the_dialog_and_remembers_allow_always(
     async with app.run_test(size=(80, 24)) as pilot:
         thread, answers = ask_in_thread(app.bridge, "a1", "make check")
         await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="dialog")
-        text = screen_text(app)
-        assert "Agent a1 asks to run a command" in text and "make check" in text
+        # The screen is pushed before it is drawn: wait for its text, do not read it once.
+        await wait_for(
+            pilot,
+            lambda: (
+                "Agent a1 asks to run a command" in screen_text(app)
+                and "make check" in screen_text(app)
+            ),
+            what="the dialog's text",
+        )
         assert answers == []  # the tool thread is still waiting
         await pilot.press("a")
-        await asyncio.to_thread(thread.join, 5)
+        await asyncio.to_thread(thread.join, 30)
         assert answers == [True] and not isinstance(app.screen, AskScreen)
         assert app.bridge.ask("a2", "make check") is True  # remembered: no dialog
         thread, answers = ask_in_thread(app.bridge, "a1", "rm -rf build")
         await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="dialog")
         await pilot.press("escape")
-        await asyncio.to_thread(thread.join, 5)
+        await asyncio.to_thread(thread.join, 30)
         assert answers == [False]
 
 
@@ -133,8 +140,8 @@ async def test_asks_of_several_agents_are_answered_one_by_one(
             what="second dialog",
         )
         await pilot.press("d")
-        await asyncio.to_thread(first.join, 5)
-        await asyncio.to_thread(second.join, 5)
+        await asyncio.to_thread(first.join, 30)
+        await asyncio.to_thread(second.join, 30)
         assert first_answer == [True] and second_answer == [False]
         assert len(app.screen_stack) == 1
 
@@ -145,7 +152,7 @@ async def test_quitting_answers_a_waiting_ask_with_deny(make_setup: SetupFactory
         thread, answers = ask_in_thread(app.bridge, "a1", "make check")
         await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="dialog")
         await app.bridge.shutdown(timeout_s=1)
-        await asyncio.to_thread(thread.join, 5)
+        await asyncio.to_thread(thread.join, 30)
         assert answers == [False]
         await wait_for(pilot, lambda: not isinstance(app.screen, AskScreen), what="closed")
         assert app.bridge.ask("a1", "make check") is False  # closed: nobody asks any more
