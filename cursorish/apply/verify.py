@@ -439,6 +439,9 @@ class _Check:
         problem = self._copied(chunk_of)
         if problem:
             return problem
+        problem = self._repeated_block(spans)
+        if problem:
+            return problem
         problem = self._unreachable(chunk_of)
         if problem:
             return problem
@@ -740,6 +743,47 @@ class _Check:
                         f"the merged file holds {k[:60]!r} twice, the original's copy right "
                         "beside the sketch's: the sketch's copy should have replaced it"
                     )
+        return None
+
+    def _repeated_block(self, spans: list[tuple[int, int]]) -> str | None:
+        """Two or more telling lines a chunk writes anew, each the only copy of it in the
+        original, kept in the same order right after the chunk under its marker and still in
+        the chunk's block (no shallower line between): the chunk was meant to sit over them
+        (its first line shown next to them deletes what lies between), not before them."""
+        counts_sketch = Counter(_key(x) for c in self.shape.chunks for x in c.lines)
+        counts_before = Counter(self.before_keys)
+        for i, (first, last) in enumerate(spans):
+            new = [
+                r
+                for r in range(first, last + 1)
+                if self.old_of[r] < 0
+                and len(self.after_keys[r]) >= _TELLING
+                and counts_sketch[self.after_keys[r]] == 1
+                and counts_before[self.after_keys[r]] == 1
+            ]
+            if len(new) < 2:
+                continue
+            end = spans[i + 1][0] if i + 1 < len(spans) else len(self.after)
+            depth = min(_width(self.after[r]) for r in new)
+            wanted = [self.after_keys[r] for r in new]
+            found = 0
+            for r in range(last + 1, end):
+                if not self.after[r].strip():
+                    continue
+                if _width(self.after[r]) < depth:
+                    break  # the block ends: a copy further on is another block's
+                if (
+                    self.old_of[r] >= 0
+                    and found < len(wanted)
+                    and self.after_keys[r] == wanted[found]
+                ):
+                    found += 1
+            if found >= 2:
+                return (
+                    f"the merged file keeps {found} original lines, in the block of the chunk "
+                    f"from sketch line {self.shape.chunks[i].first + 1}, that the chunk writes "
+                    "again: it was meant to replace them, not to go before them"
+                )
         return None
 
     def _copied(self, chunk_of: dict[int, int]) -> str | None:

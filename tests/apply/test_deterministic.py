@@ -1448,3 +1448,24 @@ def test_a_doc_comment_ending_a_chunk_sits_right_above_the_code_after_the_marker
         "func BasicAuthForProxy",
     )
     assert merged(AUTH_GO, sketch, "auth.go") == expected
+
+
+def test_a_chunk_that_writes_again_the_lines_after_it_in_its_block_is_refused() -> None:
+    # Its first line matched, the rest written anew before their own originals (which stay
+    # under the marker): a duplicated block. The sketch meant to delete the check between.
+    sketch = d(
+        """
+        # rest of file unchanged
+
+            for key, value in kwargs.items():
+                if value is not None:
+                    if len(value) > MAX_URL_LENGTH:
+                        raise InvalidURL(f"URL component '{key}' is too long")
+                # rest of file unchanged
+        """
+    )
+    outcome = merge(PARSE, sketch, path="urls.py")
+    expected = PARSE[: PARSE.index("        if key not in (")] + PARSE[
+        PARSE.index("        if value is not None:") :
+    ].replace("' too long", "' is too long")
+    assert not isinstance(outcome, Merged) or outcome.text == expected
