@@ -90,7 +90,7 @@ async def test_history_from_the_store_folds_tool_calls(make_setup: SetupFactory)
     )
     app = CursorishApp(setup)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "✓ done: renamed greet" in screen_text(app), what="shown")
         text = screen_text(app)
         assert "Task: rename greet" in text and "Repository files" not in text
         assert "I will read it." in text
@@ -100,8 +100,8 @@ async def test_history_from_the_store_folds_tool_calls(make_setup: SetupFactory)
         blocks = list(app.transcript.query(ToolBlock))
         assert [b.tool for b in blocks] == ["read_file", "grep"] and blocks[1].has_class("failed")
         blocks[0].collapsed = False
-        await pilot.pause(0.1)
-        assert "x = 1" in screen_text(app) and "path: app.py" in screen_text(app)
+        await wait_for(pilot, lambda: "x = 1" in screen_text(app), what="unfolded")
+        assert "path: app.py" in screen_text(app)
 
 
 async def test_planner_text_streams_into_one_block(make_setup: SetupFactory) -> None:

@@ -57,8 +57,8 @@ async def test_not_now_keeps_the_repositorys_setup_off(
     app = CursorishApp(make_setup(scripted_server(TURNS)))
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TrustScreen), what="trust dialog")
+        await wait_for(pilot, lambda: "Trust this repository?" in screen_text(app), what="drawn")
         text = screen_text(app)
-        assert "Trust this repository?" in text
         assert "setup = 'touch setup-ran'" in text and 'tools = ["run_command"]' in text
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, TrustScreen), what="closed")
