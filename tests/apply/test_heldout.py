@@ -36,9 +36,9 @@ def test_heldout_level_does_not_regress() -> None:
     counts = outcomes()
     total = sum(counts.values())
     assert total > 500
-    # 481 exact and 25 wrong of 650 when last measured (467 and 31 before issue 17's round).
+    # 481 exact and 24 wrong of 650 when last measured (467 and 31 before issue 17's round).
     assert counts["exact"] / total >= 0.735
-    assert counts["wrong"] / total <= 0.039
+    assert counts["wrong"] / total <= 0.037
 
 
 @pytest.mark.skipif(not UNSEEN.exists(), reason="the second held-out set is not here")
