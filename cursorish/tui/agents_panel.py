@@ -27,20 +27,20 @@ from cursorish.core.text import escape_controls, first_line
 INTERRUPTED = AgentState.INTERRUPTED
 WIDE = 120  # from this width on the table shows the full branch and the task
 
-STATE_STYLE = {
-    "done": "bold green",
-    "gave_up": "yellow",
-    "failed": "bold red",
-    "budget_exhausted": "red",
-    "cancelled": "yellow",
+STATE_STYLE: dict[str, str] = {
+    AgentState.DONE: "bold green",
+    AgentState.GAVE_UP: "yellow",
+    AgentState.FAILED: "bold red",
+    AgentState.BUDGET_EXHAUSTED: "red",
+    AgentState.CANCELLED: "yellow",
     INTERRUPTED: "magenta",
-    "queued": "dim",
+    AgentState.QUEUED: "dim",
 }
-STATE_LABEL = {
-    "budget_exhausted": "out of budget",
-    "gave_up": "gave up",
-    "running_command": "command",
-    "starting_tools": "MCP start",  # listing MCP servers before the first planner request
+STATE_LABEL: dict[str, str] = {
+    AgentState.BUDGET_EXHAUSTED: "out of budget",
+    AgentState.GAVE_UP: "gave up",
+    AgentState.RUNNING_COMMAND: "command",
+    AgentState.STARTING_TOOLS: "MCP start",  # listing MCP servers before the first request
 }
 
 LINE_LIMIT = 200  # a one-line summary, task or error is cut here before display
