@@ -1,0 +1,72 @@
+"""An independent check of a merged file against its original and the sketch it came from.
+
+Written apart from the merge engines (it shares only what a marker is and the tree-sitter
+check), so that a flaw in how a merge places a sketch is not repeated in how it is judged. It
+runs after every deterministic merge and on every model answer. A result stands only when
+every change it makes is explained by the sketch:
+
+- the sketch's code lines (everything but its "existing code" markers) are in the result, in
+  order, each chunk between two markers as one unbroken run of non-blank lines, shifted as a
+  whole by the same indentation (a shift other than none only where one of its lines is an
+  original line there: the merge matched it, so the file says how deep the chunk sits);
+- the lines between those runs are original lines, unchanged and in order (what the markers
+  stand for), and new lines come only from the sketch;
+- an original line that is gone was deleted between two sketch lines with no marker between
+  them, or replaced by sketch lines in its place; at the file's edges only where the sketch
+  does not say it stops there (no leading or trailing marker) and does not elide anything at all
+  (a whole file), or where the cut is no more than a few lines;
+- a telling line the sketch repeats from the original is not left twice in the result;
+- a blank line the sketch shows between a marker and its chunk lands on a blank original line;
+- indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
+- the result parses with no more syntax errors than the original.
+
+The package splits the checks by what they look at: `shape` (the sketch's chunks between
+markers), `alignment` (which original line each result line is), `check` (one verification,
+run over every reading of where the chunks sit), with its parts in `placement`, `indentation`,
+`deletions`, `repeats` and `structure`, and `imports` (imports orphaned by the merge).
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.languages import detect_language
+from cursorish.apply.sketch import detect_format, strip_fences
+from cursorish.apply.syntax import new_errors
+from cursorish.apply.textio import sketch_lines
+from cursorish.apply.verify.alignment import _lines
+from cursorish.apply.verify.check import _Check
+from cursorish.apply.verify.deletions import EDGE_CUT
+from cursorish.apply.verify.imports import _orphaned_import
+from cursorish.apply.verify.shape import _shape
+
+__all__ = ["EDGE_CUT", "verify_merge"]
+
+
+def verify_merge(original: str, sketch: str, result: str, *, path: str = "") -> str | None:
+    """None when `result` is explained by `sketch` applied to `original`, else the reason."""
+    try:
+        return _verify(original, sketch, result, path)
+    except RecursionError:
+        return "the merge could not be verified (the files are too large to compare)"
+
+
+def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
+    lang = detect_language(path)
+    lines = strip_fences(sketch_lines(sketch))
+    fmt = detect_format(lines, lang)
+    if fmt == "empty":
+        return "the sketch is empty"
+    before = _lines(original)
+    after = _lines(result)
+    problem: str | None = None
+    changed: list[int] | None = None
+    if fmt in ("lazy", "plain"):
+        shape = _shape(lines, lang, fmt)
+        if shape is not None:
+            check = _Check(before, after, shape, lang.name)
+            problem = check.run()
+            changed = check.changed_rows()
+    if problem is None and lang.name in ("go", "python"):
+        problem = _orphaned_import(before, after, lang.name)
+    if problem is None and lang.has_grammar:
+        problem = new_errors(original, result, lang.name, changed)
+    return problem

@@ -1,0 +1,95 @@
+"""One verification: every reading of where the sketch's chunks sit, judged by each check."""
+
+from __future__ import annotations
+
+from cursorish.apply.lines import key as _key
+from cursorish.apply.verify.alignment import _diff
+from cursorish.apply.verify.deletions import _Deletions
+from cursorish.apply.verify.indentation import _Indentation
+from cursorish.apply.verify.placement import _Placement
+from cursorish.apply.verify.repeats import _Repeats
+from cursorish.apply.verify.structure import _Structure
+
+
+class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
+    """One verification: the original's lines, the result's, and the sketch's chunks."""
+
+    def run(self) -> str | None:
+        shape = self.shape
+        if shape.whole and [_key(x) for c in shape.chunks for x in c.lines] == self.row_keys:
+            self.old_of = _diff(self.before, self.after)
+            return self._indentation_style(set(range(len(self.after))))
+        first_failure: str | None = None
+        for places in self._placements():
+            problem = self._judge(places)
+            if problem is None:
+                return None
+            first_failure = first_failure or problem
+        if first_failure is None:
+            return self._missing()
+        return first_failure
+
+    def changed_rows(self) -> list[int] | None:
+        """Result rows the merge wrote, and both rows around each deletion (None: unknown)."""
+        if len(self.old_of) != len(self.after):
+            return None
+        rows: list[int] = []
+        previous = -1
+        for r, j in enumerate(self.old_of):
+            if j < 0:
+                rows.append(r)
+                continue
+            if j != previous + 1:
+                rows.extend((r - 1, r) if r > 0 else (r,))
+            previous = j
+        if previous != len(self.before) - 1 and self.after:
+            rows.append(len(self.after) - 1)
+        return rows
+
+    # -- judging one reading -----------------------------------------------------------------
+
+    def _judge(self, places: list[int]) -> str | None:
+        shape = self.shape
+        chunk_of: dict[int, int] = {}  # result row -> chunk index
+        spans: list[tuple[int, int]] = []  # each chunk's first and last result row
+        for i, (chunk, at) in enumerate(zip(shape.chunks, places, strict=True)):
+            rows = self.rows[at : at + len(chunk.lines)]
+            for r in range(rows[0], rows[-1] + 1):
+                chunk_of[r] = i
+            spans.append((rows[0], rows[-1]))
+        self.old_of = self._structured(spans)
+        for chunk, at in zip(shape.chunks, places, strict=True):
+            problem = self._indentation(chunk, self.rows[at : at + len(chunk.lines)])
+            if problem:
+                return problem
+        for r, line in enumerate(self.after):
+            if self.old_of[r] < 0 and line.strip() and r not in chunk_of:
+                return (
+                    f"merged line {r + 1} ({line.strip()[:60]!r}) comes neither from the sketch "
+                    "nor from the original"
+                )
+        problem = self._indentation_style(set(chunk_of))
+        if problem:
+            return problem
+        problem = self._blank_edges(spans)
+        if problem:
+            return problem
+        problem = self._deletions(chunk_of, spans)
+        if problem:
+            return problem
+        problem = self._empty_markers(spans)
+        if problem:
+            return problem
+        problem = self._duplicates(chunk_of, spans)
+        if problem:
+            return problem
+        problem = self._copied(chunk_of)
+        if problem:
+            return problem
+        problem = self._repeated_block(spans)
+        if problem:
+            return problem
+        problem = self._unreachable(chunk_of)
+        if problem:
+            return problem
+        return self._redeclared(chunk_of, spans)

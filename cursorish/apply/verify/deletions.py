@@ -1,0 +1,157 @@
+"""Original lines the merge drops: each explained by the sketch, none held by a marker."""
+
+from __future__ import annotations
+
+from cursorish.apply.lines import indent_width as _width
+from cursorish.apply.verify.state import _CheckState
+
+# Deleting this many non-blank lines at an edge of the file that the sketch's outermost line
+# does not reach, with no marker there, reads as an edit from the edge; more reads as a planner
+# that left the marker out.
+EDGE_CUT = 3
+_BARE_GAP = 3  # original lines gone beside a chunk end of brackets only
+
+
+class _Deletions(_CheckState):
+    """Whether every original line gone is explained by the sketch."""
+
+    def _deletions(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
+        """Every original line gone is explained by the sketch."""
+        kept_row: dict[int, int] = {j: r for r, j in enumerate(self.old_of) if j >= 0}
+        n = len(self.before)
+        j = 0
+        while j < n:
+            if j in kept_row:
+                j += 1
+                continue
+            end = j
+            while end < n and end not in kept_row:
+                end += 1
+            # Original lines j..end-1 are gone; they sat between result rows r1 and r2.
+            gone = [k for k in range(j, end) if self.before[k].strip()]
+            if gone:
+                r1 = kept_row[j - 1] if j > 0 else -1
+                r2 = kept_row[end] if end < n else len(self.after)
+                problem = self._explain(gone, r1, r2, chunk_of, spans)
+                if problem:
+                    return problem
+            j = end
+        return None
+
+    def _explain(
+        self,
+        gone: list[int],
+        r1: int,
+        r2: int,
+        chunk_of: dict[int, int],
+        spans: list[tuple[int, int]],
+    ) -> str | None:
+        shape = self.shape
+        first = gone[0] + 1
+        what = f"original line{'s' if len(gone) > 1 else ''} {first}"
+        if len(gone) > 1:
+            what += f"-{gone[-1] + 1}"
+        inside = [chunk_of[r] for r in range(r1 + 1, r2) if r in chunk_of]
+        c1 = chunk_of.get(r1)
+        c2 = chunk_of.get(r2)
+        at_start = r1 < 0
+        if (at_start or r2 >= len(self.after)) and (inside or c1 is not None or c2 is not None):
+            # At an edge of the file the sketch reaches: with no marker there it may stop short
+            # of the edge on purpose (deleting) or by omission (keeping). Only a whole file, a
+            # cut of a few lines, or the rest of a block the sketch's last line opens is clear.
+            marker = shape.leading if at_start else shape.trailing
+            if not marker:
+                if shape.whole or len(gone) <= EDGE_CUT or self._in_block(r1, gone):
+                    return None
+                side = "start" if at_start else "end"
+                return (
+                    f"{what} ({len(gone)} lines at the {side} of the file) would be deleted "
+                    f"because the sketch stops before them without a marker: unclear whether "
+                    "it deletes them or leaves them out"
+                )
+        if inside:
+            # Replaced by sketch lines in the same place, if that place is certain: a chunk
+            # whose only lines before (after) the gap are brackets could sit at any of the
+            # file's many copies of them.
+            if c1 is not None and self._bare_edge(spans[c1][0], r1, gone):
+                return self._bare(what, spans[c1][0], r1)
+            if c2 is not None and self._bare_edge(r2, spans[c2][1], gone):
+                return self._bare(what, r2, spans[c2][1])
+            return None
+        if c1 is not None and c1 == c2:
+            return None  # deleted between two sketch lines shown next to each other
+        return (
+            f"{what} ({self.before[gone[0]].strip()[:60]!r}) would be deleted, but the sketch "
+            "neither replaces them nor shows the lines around them next to each other"
+        )
+
+    def _bare_edge(self, low: int, high: int, gone: list[int]) -> bool:
+        """Whether result rows low..high, the chunk's end beside a gap, are two or more lines
+        of brackets only (`},` and `{` between entries of a list)."""
+        rows = [r for r in range(low, high + 1) if self.after[r].strip()]
+        return (
+            len(gone) >= _BARE_GAP
+            and len(rows) >= 2  # one closing line is often the edit's own context
+            and all(not any(ch.isalnum() for ch in self.after[r]) for r in rows)
+        )
+
+    def _bare(self, what: str, low: int, high: int) -> str:
+        shown = " ".join(self.after[r].strip() for r in range(low, high + 1) if self.after[r])
+        return (
+            f"{what} would be replaced by a chunk placed only by its bracket lines "
+            f"({shown[:40]!r}), which the file repeats: unclear which copy the sketch means"
+        )
+
+    def _in_block(self, r1: int, gone: list[int]) -> bool:
+        """Whether the lines gone at the file's end are the rest of the block that the kept
+        line before them opens (deeper than it, or its closing line)."""
+        if r1 < 0 or self.old_of[r1] < 0:
+            return False
+        depth = _width(self.before[self.old_of[r1]])
+        closers = ("}", ")", "]", "end")
+        return all(
+            _width(self.before[j]) > depth
+            or (_width(self.before[j]) == depth and self.before[j].strip().startswith(closers))
+            for j in gone
+        )
+
+    def _empty_markers(self, spans: list[tuple[int, int]]) -> str | None:
+        """A marker stands for original lines that stay: where the merge keeps none for it
+        (the next chunk, or the file's end, follows at once) while original lines there are
+        gone, the lines the marker stood for were deleted."""
+        chunks = self.shape.chunks
+        if self.shape.whole:
+            return None  # a snippet's markers are implied, not written: nothing to hold them to
+        for i, (first, last) in enumerate(spans):
+            if i == len(spans) - 1 and not self.shape.trailing:
+                continue
+            end = spans[i + 1][0] if i + 1 < len(spans) else len(self.after)
+            if any(self.old_of[r] >= 0 and self.after[r].strip() for r in range(last + 1, end)):
+                continue
+            lo = next((self.old_of[r] for r in range(last, -1, -1) if self.old_of[r] >= 0), -1)
+            hi = next(
+                (self.old_of[r] for r in range(end, len(self.after)) if self.old_of[r] >= 0),
+                len(self.before),
+            )
+            gone = [j for j in range(lo + 1, hi) if self.before[j].strip()]
+            # New lines ending the chunk may be what replaced as many of those lines.
+            written = 0
+            for r in range(last, first - 1, -1):
+                if self.old_of[r] >= 0:
+                    break
+                written += 1 if self.after[r].strip() else 0
+            if len(gone) <= written:
+                continue
+            if gone and (i + 1 == len(spans) or not self._inside_chunk(gone, spans[i + 1])):
+                return (
+                    f"the marker after sketch line {chunks[i].first + len(chunks[i].lines)} "
+                    f"keeps no original line, yet original line(s) {gone[0] + 1}-{gone[-1] + 1} "
+                    "are gone there: the lines it stands for were deleted"
+                )
+        return None
+
+    def _inside_chunk(self, gone: list[int], span: tuple[int, int]) -> bool:
+        """Whether the next chunk itself replaced those lines (they sat before its first
+        original line, with new lines of it written there)."""
+        first, last = span
+        return any(self.old_of[r] < 0 for r in range(first, last + 1))

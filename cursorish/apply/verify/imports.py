@@ -1,0 +1,82 @@
+"""Imports the merge removes while the merged file still uses the names they bound."""
+
+from __future__ import annotations
+
+import re
+
+_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+|\.)\s+)?"([^"]+)"\s*$')
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+(.+)$")
+
+
+def _imported(lines: list[str], lang: str) -> dict[str, str]:
+    """Names a file's imports bind, with the import line that binds each."""
+    names: dict[str, str] = {}
+    if lang == "go":
+        for line in lines:
+            if '"' not in line:
+                continue  # the pattern needs a quoted path; the test is much cheaper than it
+            match = _GO_IMPORT.match(line)
+            if match and match.group(1) != ".":
+                parts = [p for p in match.group(2).split("/") if not re.fullmatch(r"v\d+", p)]
+                name = match.group(1) or (parts[-1] if parts else "")
+                if name and name != "_":
+                    names[re.sub(r"\W", "_", name)] = line.strip()
+        return names
+    for line in lines:
+        if "import" not in line:
+            continue  # the pattern needs the word; the test is much cheaper than it
+        match = _PY_IMPORT.match(line)
+        if not match or "(" in line:
+            continue
+        for part in match.group(1).split(","):
+            words = part.split()
+            if words:
+                name = words[-1] if " as " in part else words[0].split(".")[0]
+                names[name] = line.strip()
+    return names
+
+
+def _orphaned_import(before: list[str], after: list[str], lang: str) -> str | None:
+    """An import the merge removes while the file still uses the name it bound: the sketch
+    removed the import because the code using it goes too (under a marker, it stayed)."""
+    kept = _imported(after, lang)
+    gone = {name: line for name, line in _imported(before, lang).items() if name not in kept}
+    text = "\n".join(after)
+    for name in list(gone):
+        # A name the file binds itself (a class of that name, an assignment) is no import's.
+        own = rf"^\s*(?:(?:async\s+)?def|class|func|type|var|const)\s+{re.escape(name)}\b"
+        if re.search(own + rf"|^\s*{re.escape(name)}\s*(?::[^=]*)?=[^=]", text, re.MULTILINE):
+            del gone[name]
+    if not gone:
+        return None
+    comment = "//" if lang == "go" else "#"
+    code: list[str] = []
+    in_text = ""  # the quote of a Python docstring (or `/*` comment) the line sits in
+    for line in after:
+        opener = "/*" if lang == "go" else ('"""' if '"""' in line else "'''")
+        closer = "*/" if lang == "go" else opener
+        if in_text:
+            if in_text in line:
+                in_text = ""
+            continue
+        if opener in line and line.count(opener) + line.count(closer) * (opener != closer) == 1:
+            in_text = closer
+            continue
+        if not line.lstrip().startswith(comment) and line.strip() not in gone.values():
+            code.append(line)
+    used = re.compile(
+        r"\b(" + "|".join(map(re.escape, gone)) + r")\."
+        if lang == "go"
+        else r"\b(" + "|".join(map(re.escape, gone)) + r")\b"
+    )
+    for line in code:
+        text = re.sub(
+            r'"(?:[^"\\]|\\.)*"' + (r"|'(?:[^'\\]|\\.)*'" if lang == "python" else ""), "", line
+        )
+        match = used.search(text)
+        if match:
+            return (
+                f"the merge removes {gone[match.group(1)]!r} while the file still uses "
+                f"{match.group(1)!r} ({line.strip()[:50]!r}): the code using it was meant to go too"
+            )
+    return None

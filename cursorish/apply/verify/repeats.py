@@ -1,0 +1,163 @@
+"""Lines and names the merge leaves twice: a copy beside the chunk that rewrites it, a block
+written again, code copied or moved, a name declared again in its scope."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from cursorish.apply.lines import indent_width as _width
+from cursorish.apply.lines import key as _key
+from cursorish.apply.verify.state import _CheckState
+
+_TELLING = 8  # a line this long is unlikely to be written twice on purpose
+_COPIED = 3  # telling lines kept beside their new copy elsewhere: a move, not an edit
+_BESIDE = 6  # non-blank lines between a chunk and a copy of one of its lines that is 'beside' it
+
+
+class _Repeats(_CheckState):
+    """What the merge leaves twice that the sketch meant to replace."""
+
+    def _duplicates(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
+        """A telling line the sketch shows once, unique in the original, is not left twice with
+        the original's copy right beside the chunk that shows it: the chunk was meant to
+        replace that copy, not to sit next to it."""
+        counts_sketch = Counter(_key(x) for c in self.shape.chunks for x in c.lines)
+        telling = {k for k, count in counts_sketch.items() if count == 1 and len(k) >= _TELLING}
+        counts_before = Counter(k for k in self.before_keys if k in telling)
+        where: dict[str, list[int]] = {}
+        for r, k in enumerate(self.after_keys):
+            if k in telling and counts_before.get(k) == 1:
+                where.setdefault(k, []).append(r)
+        for k, rows in where.items():
+            if len(rows) < 2:
+                continue
+            inside = [r for r in rows if r in chunk_of]
+            outside = [r for r in rows if r not in chunk_of]
+            if not inside or not outside:
+                continue
+            first, last = spans[chunk_of[inside[0]]]
+            for r in outside:
+                if r < first:
+                    between = self._nonblank_between(r, first)
+                    edge = self._nonblank_between(first - 1, inside[0])
+                else:
+                    between = self._nonblank_between(last, r)
+                    edge = self._nonblank_between(inside[0], last + 1)
+                # The copy at the chunk's own edge facing the original's copy.
+                if between <= _BESIDE and edge <= 1:
+                    return (
+                        f"the merged file holds {k[:60]!r} twice, the original's copy right "
+                        "beside the sketch's: the sketch's copy should have replaced it"
+                    )
+        return None
+
+    def _repeated_block(self, spans: list[tuple[int, int]]) -> str | None:
+        """Two or more telling lines a chunk writes anew, each the only copy of it in the
+        original, kept in the same order right after the chunk under its marker and still in
+        the chunk's block (no shallower line between): the chunk was meant to sit over them
+        (its first line shown next to them deletes what lies between), not before them."""
+        counts_sketch = Counter(_key(x) for c in self.shape.chunks for x in c.lines)
+        counts_before = Counter(self.before_keys)
+        for i, (first, last) in enumerate(spans):
+            new = [
+                r
+                for r in range(first, last + 1)
+                if self.old_of[r] < 0
+                and len(self.after_keys[r]) >= _TELLING
+                and counts_sketch[self.after_keys[r]] == 1
+                and counts_before[self.after_keys[r]] == 1
+            ]
+            if len(new) < 2:
+                continue
+            end = spans[i + 1][0] if i + 1 < len(spans) else len(self.after)
+            depth = min(_width(self.after[r]) for r in new)
+            wanted = [self.after_keys[r] for r in new]
+            found = 0
+            for r in range(last + 1, end):
+                if not self.after[r].strip():
+                    continue
+                if _width(self.after[r]) < depth:
+                    break  # the block ends: a copy further on is another block's
+                if (
+                    self.old_of[r] >= 0
+                    and found < len(wanted)
+                    and self.after_keys[r] == wanted[found]
+                ):
+                    found += 1
+            if found >= 2:
+                return (
+                    f"the merged file keeps {found} original lines, in the block of the chunk "
+                    f"from sketch line {self.shape.chunks[i].first + 1}, that the chunk writes "
+                    "again: it was meant to replace them, not to go before them"
+                )
+        return None
+
+    def _copied(self, chunk_of: dict[int, int]) -> str | None:
+        """Telling lines the sketch writes anew while the original's only copy of each stays
+        elsewhere: code moved (its old place hidden under a marker) or copied on purpose.
+        A few such lines are telling enough to refuse rather than guess."""
+        counts_sketch = Counter(_key(x) for c in self.shape.chunks for x in c.lines)
+        telling = {k for k, count in counts_sketch.items() if count == 1 and len(k) >= _TELLING}
+        counts_before = Counter(k for k in self.before_keys if k in telling)
+        new = {
+            self.after_keys[r]
+            for r in chunk_of
+            if self.old_of[r] < 0 and counts_before.get(self.after_keys[r]) == 1
+        }
+        kept = [
+            r
+            for r, k in enumerate(self.after_keys)
+            if k in new and r not in chunk_of and self.old_of[r] >= 0
+        ]
+        if len(kept) < _COPIED:
+            return None
+        # Only a copy that sits against a chunk: the sketch shows the lines around it, so it
+        # would have shown that copy too had it stayed. A copy far from every chunk may be
+        # code the edit duplicates on purpose.
+        edges = [r for r in chunk_of if r - 1 not in chunk_of or r + 1 not in chunk_of]
+        if not any(
+            self._nonblank_between(min(r, e), max(r, e)) <= 1
+            for r in (kept[0], kept[-1])
+            for e in edges
+        ):
+            return None
+        return (
+            f"the merged file keeps {len(kept)} original lines (from merged line {kept[0] + 1}, "
+            f"{self.after[kept[0]].strip()[:50]!r}) that the sketch writes again elsewhere: "
+            "unclear whether it moves them (the old copy hidden under a marker) or copies them"
+        )
+
+    def _redeclared(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
+        """A name the chunk declares anew (`:=` in Go, `const`/`let` in JavaScript and
+        TypeScript) while the original's declaration of
+        it at the same depth stays right beside the chunk: the chunk's declaration was meant
+        to replace it (the file would declare the name twice in one scope)."""
+        for first, last in spans:
+            for r in range(first, last + 1):
+                if self.old_of[r] >= 0:
+                    continue
+                match = self.declaration.match(self.after[r])
+                if not match:
+                    continue
+                value = self.after[r][match.end() :]
+                if self.shadows and re.search(rf"\b{re.escape(match.group(1))}\b", value):
+                    continue
+                depth = _width(self.after[r])
+                low = max(0, first - 2 * _BESIDE)
+                high = min(len(self.after), last + 1 + 2 * _BESIDE)
+                for other in range(low, high):
+                    if other in chunk_of or self.old_of[other] < 0:
+                        continue
+                    again = self.declaration.match(self.after[other])
+                    if (
+                        again
+                        and again.group(1) == match.group(1)
+                        and _width(self.after[other]) == depth
+                        and self._nonblank_between(min(other, r), max(other, r)) <= _BESIDE
+                    ):
+                        return (
+                            f"merged line {r + 1} declares {match.group(1)!r} again while the "
+                            f"original's declaration (merged line {other + 1}) stays beside it"
+                        )
+        return None
