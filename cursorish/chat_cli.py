@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cursorish.core.events import UserMessage
-from cursorish.errors import CursorishError, ExitCode
+from cursorish.errors import ExitCode
 
 if TYPE_CHECKING:
     from cursorish.headless import Printer
@@ -50,7 +50,7 @@ def _chat(
     text: str | None,
     approve: bool,
 ) -> int:
-    from cursorish.core.conversation import keep_plan_waiting, prepare_message
+    from cursorish.core.conversation import plan_waits_if_not_started, prepare_message
     from cursorish.core.lifecycle import find_agent
 
     row = find_agent(store, ref)
@@ -58,12 +58,8 @@ def _chat(
     message, running = prepare_message(store, repo.root, row, text, approve=approve)
     if running:
         return _queue_and_wait(ns, repo, cfg, store, printer, agent_id, message)
-    try:
+    with plan_waits_if_not_started(store, agent_id, approve=approve):
         return _continue(ns, repo, cfg, store, printer, agent_id, message)
-    except CursorishError:
-        if approve:
-            keep_plan_waiting(store, agent_id)
-        raise
 
 
 def _continue(

@@ -14,9 +14,10 @@ instruction; any other message revises the plan.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -223,10 +224,17 @@ def prepare_message(
     ), running
 
 
-def keep_plan_waiting(store: Store, agent_id: str) -> None:
-    """An approval whose run never started (its settings, its worktree or its transcript
-    failed first): the plan waits for approval again, so the user can retry."""
-    store.update_agent(agent_id, plan_mode=1)
+@contextlib.contextmanager
+def plan_waits_if_not_started(store: Store, agent_id: str, *, approve: bool) -> Iterator[None]:
+    """Around starting the run an approval asked for: when the block raises CursorishError (its
+    settings, its worktree or its transcript failed before the agent started), the plan waits
+    for approval again, so the user can retry."""
+    try:
+        yield
+    except CursorishError:
+        if approve:
+            store.update_agent(agent_id, plan_mode=1)
+        raise
 
 
 def current_worktree(store: Store, row: dict[str, Any]) -> Path | None:

@@ -308,7 +308,7 @@ class EngineBridge:
         going on (here or in another process; delivered at its next planner turn), "sent"
         when the agent continues now, here. With `approve`, its plan is approved (`text`,
         when given, is the edited plan). Raises CursorishError when it cannot be sent."""
-        from cursorish.core.conversation import keep_plan_waiting, prepare_message
+        from cursorish.core.conversation import plan_waits_if_not_started, prepare_message
         from cursorish.core.lifecycle import find_agent
 
         self._check_open()
@@ -320,12 +320,8 @@ class EngineBridge:
             msg_id = store.queue_message(agent_id, message)
             self.sink(ev.MessageQueued(agent_id, msg_id, message))
             return "queued"
-        try:
+        with plan_waits_if_not_started(store, agent_id, approve=approve):
             orch = self.orchestrator(row["profile"])
-        except CursorishError:
-            if approve:
-                keep_plan_waiting(store, agent_id)
-            raise
         self._owner[agent_id] = orch
         self.sink(ev.UserMessage(agent_id, message))
         self._spawn(self._continue(orch, agent_id, message, approve=approve), agent_id)
@@ -336,14 +332,10 @@ class EngineBridge:
     ) -> AgentReport:
         """Continue an ended agent; an approval whose run never started leaves the plan waiting
         (revise raises before the agent starts: its worktree, its transcript)."""
-        from cursorish.core.conversation import keep_plan_waiting
+        from cursorish.core.conversation import plan_waits_if_not_started
 
-        try:
+        with plan_waits_if_not_started(self.setup.store, agent_id, approve=approve):
             return await orch.revise(agent_id, message)
-        except CursorishError:
-            if approve:
-                keep_plan_waiting(self.setup.store, agent_id)
-            raise
 
     def cancel(self, agent_id: str) -> str:
         """Cancel an agent: "cancelling" (ours), "signalled" (another process runs it) or
