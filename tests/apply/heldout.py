@@ -12,6 +12,12 @@ real single-file commit); `sketch(pair, style, seed)` writes a sketch of the edi
 - ``pasted``: two or three lines of context, each chunk pasted at column 0 (re-indented);
 - ``terse``: one line of context, so deletions show only by lines left out.
 
+One more style, ``context``, is kept out of `STYLES` (the floors in `test_heldout.py` count
+those five): the shape of the shared eval's sketches, written by this module's own code rather
+than theirs: changed lines plus 1-3 lines of context, sometimes the enclosing definitions'
+header lines each followed by a marker at its body's depth, one of several marker wordings.
+Write those cases with `cases OUT [PAIRS] --styles context`.
+
 Build the pairs from bare mirrors (`python -m tests.apply.heldout pairs OUT MIRROR...`), and
 write cases for `cursorish eval apply` (`python -m tests.apply.heldout cases OUT [PAIRS]`).
 Two more sets of other projects: `heldout-pairs-2.jsonl.gz` (starlette, echo, jotai, fd; its
@@ -36,6 +42,16 @@ DATA = Path(__file__).parent / "data" / "heldout-pairs.jsonl.gz"
 UNSEEN = DATA.with_name("heldout-pairs-2.jsonl.gz")
 UNSEEN_2 = DATA.with_name("heldout-pairs-3.jsonl.gz")
 STYLES = ("function", "nested", "loose", "pasted", "terse")
+CONTEXT_STYLES = ("context",)
+_WORDINGS = (
+    "... existing code ...",
+    "...",
+    "... unchanged ...",
+    "... rest of the code ...",
+    "existing code",
+    "(unchanged)",
+    "... keep existing code ...",
+)
 LANGS = {".py": "python", ".go": "go", ".rs": "rust", ".ts": "typescript", ".tsx": "tsx"}
 _HEADER = re.compile(
     r"^\s*(export\s+)?(pub(\(\w+\))?\s+)?(async\s+)?(def|class|func|fn|impl|trait|struct|enum|"
@@ -245,6 +261,8 @@ def sketch(pair: dict[str, Any], style: str, seed: int) -> str | None:
             covered = hi
         out.append(_marker(lang, "existing code", "", rng))
         return "\n".join(out) + "\n"
+    if style == "context":
+        return _context_sketch(after, regions, lang, rng)
     context = {"loose": 2, "pasted": rng.choice((2, 3)), "terse": 1}[style]
     ranges = _regions_to_chunks(
         after,
@@ -260,9 +278,60 @@ def sketch(pair: dict[str, Any], style: str, seed: int) -> str | None:
     return _assemble(after, ranges, lang, rng, named=True)
 
 
-def cases(seed: int = 0, path: Path = DATA) -> Iterator[dict[str, Any]]:
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _context_sketch(
+    after: list[str], regions: list[tuple[int, int, int, int]], lang: str, rng: random.Random
+) -> str:
+    """Changed lines plus 1-3 lines of context; with `headers`, each chunk is preceded by the
+    header lines of its enclosing definitions (each followed by a marker at its body's depth).
+    Markers take the depth of the code after them; the sketch ends with one when code follows."""
+    context = rng.choice((1, 2, 2, 3))
+    headers = rng.random() < 0.6
+    wording = rng.choice(_WORDINGS)
+    comment = "#" if lang == "python" else rng.choice(("//", "//", "/*"))
+
+    def marker(indent: str) -> str:
+        return f"{indent}/* {wording} */" if comment == "/*" else f"{indent}{comment} {wording}"
+
+    ranges = _regions_to_chunks(
+        after,
+        [(max(0, j1 - context), min(len(after), j2 + context)) for _i1, _i2, j1, j2 in regions],
+    )
+    out: list[str] = []
+    cursor = 0
+    for lo, hi in ranges:
+        heads = (
+            [k for k in _enclosing(after, min(lo, len(after) - 1)) if k >= cursor]
+            if headers
+            else []
+        )
+        for k in heads:
+            if k > cursor:
+                out.append(marker(_indent(after[k])))
+            out.append(after[k])
+            cursor = k + 1
+        if lo > cursor:
+            if any(x.strip() for x in after[cursor:lo]):
+                shown = next((x for x in after[lo:hi] if x.strip()), "")
+                out.append(marker(_indent(shown)))
+            else:
+                out.extend(after[cursor:lo])
+        out.extend(after[max(lo, cursor) : hi])
+        cursor = max(cursor, hi)
+    rest = [x for x in after[cursor:] if x.strip()]
+    if rest:
+        out.append(marker(_indent(rest[0]) if rng.random() < 0.5 else ""))
+    return "\n".join(out) + "\n"
+
+
+def cases(
+    seed: int = 0, path: Path = DATA, styles: tuple[str, ...] = STYLES
+) -> Iterator[dict[str, Any]]:
     for pair in pairs(path):
-        for style in STYLES:
+        for style in styles:
             text = sketch(pair, style, seed)
             if text is None:
                 continue
@@ -345,11 +414,16 @@ def main(argv: list[str]) -> int:
                 handle.write(json.dumps(row) + "\n")
         print(f"{len(rows)} pairs")
         return 0
+    styles = STYLES
+    if "--styles" in argv:
+        at = argv.index("--styles")
+        styles = tuple(argv[at + 1].split(","))
+        argv = argv[:at] + argv[at + 2 :]
     if argv[:1] == ["cases"] and len(argv) in (2, 3):
         source = Path(argv[2]) if len(argv) == 3 else DATA
         with open(argv[1], "w", encoding="utf-8") as handle:
             count = 0
-            for case in cases(path=source):
+            for case in cases(path=source, styles=styles):
                 handle.write(json.dumps(case) + "\n")
                 count += 1
         print(f"{count} cases")
