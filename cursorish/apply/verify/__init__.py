@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from cursorish.apply.languages import detect_language
 from cursorish.apply.sketch import detect_format, strip_fences
-from cursorish.apply.syntax import new_errors
+from cursorish.apply.syntax import Aligned, new_errors
 from cursorish.apply.textio import sketch_lines
 from cursorish.apply.verify.alignment import _lines
 from cursorish.apply.verify.check import _Check
@@ -59,14 +59,16 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
     after = _lines(result)
     problem: str | None = None
     changed: list[int] | None = None
+    aligned: Aligned | None = None
     if fmt in ("lazy", "plain"):
         shape = _shape(lines, lang, fmt)
         if shape is not None:
             check = _Check(before, after, shape, lang.name)
             problem = check.run()
             changed = check.changed_rows()
+            aligned = Aligned(before, after, check.old_of)
     if problem is None and lang.name in ("go", "python"):
         problem = _orphaned_import(before, after, lang.name)
     if problem is None and lang.has_grammar:
-        problem = new_errors(original, result, lang.name, changed)
+        problem = new_errors(original, result, lang.name, changed, aligned)
     return problem
