@@ -23,8 +23,10 @@ def summary(capsys: pytest.CaptureFixture[str]) -> dict[str, float]:
 def test_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     result = summary(capsys)
     # The engine's level: 178 of 195 exact, 0 wrong (179 before issue 13's edge rule made a
-    # sketch that stops five lines short of the file's end without a marker a refusal).
-    assert result["exact_rate"] >= 0.912
+    # sketch that stops five lines short of the file's end without a marker a refusal; 177
+    # since issue 17's stale-import check: one case keeps `import math` after its last use
+    # went, which the check refuses as unsaid, the price of four wrong merges on held-out code).
+    assert result["exact_rate"] >= 0.907
     assert result["wrong"] == 0
 
 

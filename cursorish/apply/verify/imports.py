@@ -1,4 +1,5 @@
-"""Imports the merge removes while the merged file still uses the names they bound."""
+"""Imports the merge removes while the merged file still uses the names they bound, and imports
+it keeps under a marker although the sketch removed every use of the names they bind."""
 
 from __future__ import annotations
 
@@ -49,10 +50,65 @@ def _orphaned_import(before: list[str], after: list[str], lang: str) -> str | No
             del gone[name]
     if not gone:
         return None
+    used = _use_pattern(list(gone), lang)
+    for line in _code(after, lang, set(gone.values())):
+        match = used.search(line)
+        if match:
+            return (
+                f"the merge removes {gone[match.group(1)]!r} while the file still uses "
+                f"{match.group(1)!r} ({line.strip()[:50]!r}): the code using it was meant to go too"
+            )
+    return None
+
+
+def _stale_import(before: list[str], after: list[str], lang: str, shown: set[str]) -> str | None:
+    """An import a marker kept (the sketch does not show it) whose name the original used and
+    the merged file uses nowhere: the sketch took out its last use, and whether the import goes
+    with it is not said (Go does not even compile an unused import). `shown`: the sketch's
+    lines, stripped."""
+    kept = _imported(after, lang)
+    if not kept:
+        return None
+    before_text = "\n".join(before)
+    after_text = "\n".join(after)
+    # Only a name that occurs fewer times than before can have lost its last use.
+    fewer = [
+        name
+        for name, line in kept.items()
+        if line not in shown and after_text.count(name) < before_text.count(name)
+    ]
+    if not fewer:
+        return None
+    imports = set(kept.values())
+    used = _use_pattern(fewer, lang)
+    then = {m.group(1) for line in _code(before, lang, imports) for m in used.finditer(line)}
+    now = {m.group(1) for line in _code(after, lang, imports) for m in used.finditer(line)}
+    binds: dict[str, list[str]] = {}
+    for bound, line in kept.items():
+        binds.setdefault(line, []).append(bound)
+    for name in fewer:
+        # A line that binds other names still in use stays whatever the sketch meant.
+        others = [x for x in binds[kept[name]] if x != name]
+        if name in then and name not in now and all(x in fewer and x not in now for x in others):
+            return (
+                f"the merge keeps {kept[name]!r} though it removes every use of {name!r}: "
+                "the sketch does not say whether the import goes too"
+            )
+    return None
+
+
+def _use_pattern(names: list[str], lang: str) -> re.Pattern[str]:
+    alternatives = "|".join(map(re.escape, names))
+    return re.compile(rf"\b({alternatives})\." if lang == "go" else rf"\b({alternatives})\b")
+
+
+def _code(lines: list[str], lang: str, skip: set[str]) -> list[str]:
+    """The lines that are code (not comments, docstrings or the lines in `skip`), with their
+    string literals blanked out."""
     comment = "//" if lang == "go" else "#"
     code: list[str] = []
     in_text = ""  # the quote of a Python docstring (or `/*` comment) the line sits in
-    for line in after:
+    for line in lines:
         opener = "/*" if lang == "go" else ('"""' if '"""' in line else "'''")
         closer = "*/" if lang == "go" else opener
         if in_text:
@@ -62,21 +118,12 @@ def _orphaned_import(before: list[str], after: list[str], lang: str) -> str | No
         if opener in line and line.count(opener) + line.count(closer) * (opener != closer) == 1:
             in_text = closer
             continue
-        if not line.lstrip().startswith(comment) and line.strip() not in gone.values():
-            code.append(line)
-    used = re.compile(
-        r"\b(" + "|".join(map(re.escape, gone)) + r")\."
-        if lang == "go"
-        else r"\b(" + "|".join(map(re.escape, gone)) + r")\b"
-    )
-    for line in code:
-        text = re.sub(
-            r'"(?:[^"\\]|\\.)*"' + (r"|'(?:[^'\\]|\\.)*'" if lang == "python" else ""), "", line
-        )
-        match = used.search(text)
-        if match:
-            return (
-                f"the merge removes {gone[match.group(1)]!r} while the file still uses "
-                f"{match.group(1)!r} ({line.strip()[:50]!r}): the code using it was meant to go too"
+        if not line.lstrip().startswith(comment) and line.strip() not in skip:
+            code.append(
+                re.sub(
+                    r'"(?:[^"\\]|\\.)*"' + (r"|'(?:[^'\\]|\\.)*'" if lang == "python" else ""),
+                    "",
+                    line,
+                )
             )
-    return None
+    return code
