@@ -46,6 +46,8 @@ class Placement:
     inserted: bool = False
     # The chunk starts at column 0 while its anchor sits deeper: a snippet pasted flush left.
     pasted: bool = False
+    # The chunk's shown lines start at column 0 (the sketch may be written at another depth).
+    flush_left: bool = False
 
     @property
     def floating(self) -> bool:
@@ -60,6 +62,11 @@ class Placement:
         """
         if self.pasted and len(self.deltas) == 1:
             return self.deltas[0]  # one anchor, but the snippet says where its column 0 was
+        if self.flush_left and len(self.deltas) >= 2 and self.deltas[0] == self.deltas[-1] < 0:
+            # A snippet pasted flush left whose first and last anchors agree: those edges sit
+            # where the original's did; the anchors between disagree because the edit
+            # re-indents the lines between them.
+            return self.deltas[0]
         if len(self.deltas) < 2 or any(d != self.deltas[0] for d in self.deltas):
             return 0
         return self.deltas[0]
@@ -182,6 +189,7 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
                 strong,
                 alternatives,
                 pasted=pasted,
+                flush_left=flush_left,
             )
         )
         if len(out) >= MAX_CANDIDATES:

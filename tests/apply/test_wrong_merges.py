@@ -1,0 +1,64 @@
+"""Merges that used to come out wrong, each from a small made-up example of one general
+shape: the merge must now give the intended file or refuse (never another file)."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+
+
+def _merged(original: str, sketch: str, path: str) -> str:
+    result = merge(original, sketch, path=path)
+    assert isinstance(result, Merged), result
+    return result.text
+
+
+# A snippet pasted flush left whose first and last anchors sit one level deep in the file,
+# while the anchors between sit two levels deep (the edit lifts them out of a block): the
+# snippet's column 0 is the file's first level, not the left margin.
+_UNWRAP_ORIGINAL = """package web
+
+func (c *ctx) send(code int) error {
+\t// remember the status until the first write
+\tif r, err := unwrap(c.w); err == nil {
+\t\tr.Status = code
+\t} else {
+\t\tresp := c.Response()
+\t\tc.setResponse(resp, code)
+\t}
+
+\treturn c.flush()
+}
+
+func (c *ctx) other() int {
+\treturn 1
+}
+"""
+
+_UNWRAP_SKETCH = """// ... existing code ...
+// remember the status until the first write
+resp := c.Response()
+c.setResponse(resp, code)
+
+return c.flush()
+// ... existing code ...
+"""
+
+_UNWRAP_EXPECTED = """package web
+
+func (c *ctx) send(code int) error {
+\t// remember the status until the first write
+\tresp := c.Response()
+\tc.setResponse(resp, code)
+
+\treturn c.flush()
+}
+
+func (c *ctx) other() int {
+\treturn 1
+}
+"""
+
+
+def test_flush_left_snippet_takes_the_depth_of_its_edge_anchors() -> None:
+    assert _merged(_UNWRAP_ORIGINAL, _UNWRAP_SKETCH, "web.go") == _UNWRAP_EXPECTED
