@@ -325,6 +325,9 @@ def _replace_rest_of_block(
     written = [x for x in range(k1 + 1, len(lines)) if lines[x].strip()]
     if not written or min(indent_width(lines[x]) for x in written) <= next_marker:
         return
+    # New lines that are all the new versions of original lines the span already covers (old
+    # versions past the last match) edit those lines and say nothing of the lines after them.
+    spent = sum(1 for j in range(span.matched[k1] + 1, span.b) if not index.blank[j])
     end = span.b
     removed = 0
     while end < upper and (index.blank[end] or index.indents[end] > next_marker):
@@ -332,7 +335,7 @@ def _replace_rest_of_block(
         end += 1
     while end > span.b and index.blank[end - 1]:
         end -= 1
-    if 0 < removed <= len(written):
+    if 0 < removed <= len(written) and spent < len(written):
         span.b = end
 
 

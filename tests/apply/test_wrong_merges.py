@@ -62,3 +62,32 @@ func (c *ctx) other() int {
 
 def test_flush_left_snippet_takes_the_depth_of_its_edge_anchors() -> None:
     assert _merged(_UNWRAP_ORIGINAL, _UNWRAP_SKETCH, "web.go") == _UNWRAP_EXPECTED
+
+
+# A chunk whose last shown line is an edit of the original line it replaces, before a marker
+# at column 0: the edit says nothing of the block's lines after it, which stay.
+_TAIL_ORIGINAL = """import math
+
+
+def check(values: list[int]) -> bool:
+    if not values:
+        raise ValueError("empty")
+
+    return all(v > 0 for v in values)
+
+
+def other() -> int:
+    return 1
+"""
+
+_TAIL_SKETCH = """    # ... existing code ...
+    if not values:
+        raise ValueError("values must not be empty")
+
+# ... rest of the file unchanged ...
+"""
+
+
+def test_edited_last_line_before_a_shallow_marker_keeps_the_rest_of_the_block() -> None:
+    expected = _TAIL_ORIGINAL.replace('"empty"', '"values must not be empty"')
+    assert _merged(_TAIL_ORIGINAL, _TAIL_SKETCH, "check.py") == expected
