@@ -70,12 +70,23 @@ def _complete_tail(
             span.b = end + 1
             return
         limit = min(upper, span.b + (last - k1) + _EDGE_WINDOW)
+        # A bare `}` after a bare `}` matched at another shift than the chunk's first line:
+        # neither says which block they close, too little to delete the code between.
+        k0 = min(matched)
+        guess = (
+            _bare_closer(keys[last])
+            and _bare_closer(keys[k1])
+            and indent_width(lines[k1]) - index.indents[matched[k1]]
+            != indent_width(lines[k0]) - index.indents[matched[k0]]
+        )
         for j in range(span.b, limit):
             if index.keys[j] == keys[last] and _same_depth(lines, index, matched, k1, last, j):
                 match_between(keys, index, matched, k1, last, span.b - 1, j)
                 matched[last] = j
                 span.b = j + 1
                 return
+            if guess and index.keys[j] and not _bare_closer(index.keys[j]):
+                break
     else:
         return
     if last not in matched and after_marker:
@@ -143,6 +154,10 @@ def _closes_anchor(
     removed = sum(1 for j in range(span.b, end) if not index.blank[j])
     written = sum(1 for k in range(k1 + 1, last) if keys[k])
     return end if removed <= 2 * written + _SHORT_BODY else None
+
+
+def _bare_closer(text: str) -> bool:
+    return text.startswith(_CLOSERS) and not any(c.isalnum() for c in text)
 
 
 def _same_depth(

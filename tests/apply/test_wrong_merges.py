@@ -91,3 +91,80 @@ _TAIL_SKETCH = """    # ... existing code ...
 def test_edited_last_line_before_a_shallow_marker_keeps_the_rest_of_the_block() -> None:
     expected = _TAIL_ORIGINAL.replace('"empty"', '"values must not be empty"')
     assert _merged(_TAIL_ORIGINAL, _TAIL_SKETCH, "check.py") == expected
+
+
+# A chunk that wraps code in a new block ends with two bare closers, `}` one level deeper than
+# the original's `}` it matches, then `}`. The second is the original's first closer; a `}`
+# further down would delete the code between on the strength of punctuation alone.
+_WRAP_ORIGINAL = """fn visit(entries: &[Entry], config: &Config) -> State {
+    for entry in entries {
+        if let Some(e) = entry.get() {
+            let path = e.path();
+            if path.is_dir()
+                && config
+                    .skip_list
+                    .iter()
+                    .any(|s| path.join(s).exists())
+            {
+                return State::Skip;
+            }
+            if e.depth() == 0 {
+                // the root itself
+                return State::Continue;
+            }
+        }
+        count += 1;
+    }
+    State::Done
+}
+"""
+
+_WRAP_SKETCH = """        /* ... existing code ... */
+        if let Some(e) = entry.get() {
+            // Look at the file type first: it costs no system call.
+            if e.file_type().is_dir() {
+                let path = e.path();
+                if config
+                    .skip_list
+                    /* ... unchanged code ... */
+                    .any(|s| path.join(s).exists())
+                {
+                    return State::Skip;
+                }
+            }
+/* ... rest of the file unchanged ... */
+"""
+
+_WRAP_EXPECTED = """fn visit(entries: &[Entry], config: &Config) -> State {
+    for entry in entries {
+        if let Some(e) = entry.get() {
+            // Look at the file type first: it costs no system call.
+            if e.file_type().is_dir() {
+                let path = e.path();
+                if config
+                    .skip_list
+                    .iter()
+                    .any(|s| path.join(s).exists())
+                {
+                    return State::Skip;
+                }
+            }
+            if e.depth() == 0 {
+                // the root itself
+                return State::Continue;
+            }
+        }
+        count += 1;
+    }
+    State::Done
+}
+"""
+
+# Enough `}` lines that a bare closer seeds no placement of its own (as in a long file).
+_SMALL_FUNCTIONS = "".join(f"\nfn size_{n}() -> u32 {{\n    {n}\n}}\n" for n in range(45))
+
+
+def test_bare_closers_matched_at_a_shift_do_not_reach_past_code() -> None:
+    original = _WRAP_ORIGINAL + _SMALL_FUNCTIONS
+    expected = _WRAP_EXPECTED + _SMALL_FUNCTIONS
+    assert _merged(original, _WRAP_SKETCH, "visit.rs") == expected
