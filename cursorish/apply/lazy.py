@@ -430,6 +430,7 @@ def _assemble(
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
         doubts.extend(_other_copy_doubts(chunk, span, index, (lower, upper)))
+        doubts.extend(_closer_reach_doubts(chunk, span, index))
         spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
@@ -692,6 +693,34 @@ def _other_copy_doubts(
                 f"{chunk.where()} fit the block at original line {j + 1} but use "
                 f"{sorted(fresh & theirs)[0]!r} like the block at line {other + 1}, which opens "
                 "the same way: unclear which block they rewrite"
+            ]
+    return []
+
+
+def _closer_reach_doubts(chunk: Chunk, span: Span, index: Index) -> list[str]:
+    """A bare closer (`]`, `}`) that ends the chunk, matched past more original lines at its own
+    depth than the chunk writes there since its previous match: the lines passed over are other
+    statements, so the closer read there is another construct's, and the deletion of the
+    lines between rests on punctuation alone."""
+    pairs = sorted(span.matched.items())
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    for (k1, j1), (k2, j2) in itertools.pairwise(pairs):
+        text = chunk.keys[k2]
+        if k2 != shown[-1]:
+            continue  # inside the chunk, the lines after it say where it is
+        if j2 - j1 < 3 or not text.startswith(("}", ")", "]")) or any(c.isalnum() for c in text):
+            continue
+        depth = index.indents[j2]
+        column = indent_width(chunk.lines[k2])
+        old = sum(1 for j in range(j1 + 1, j2) if not index.blank[j] and index.indents[j] <= depth)
+        new = sum(
+            1 for k in range(k1 + 1, k2) if chunk.keys[k] and indent_width(chunk.lines[k]) <= column
+        )
+        if old >= 2 and old > new:
+            return [
+                f"{chunk.where()} close a construct with line {chunk.first + k2 + 1} "
+                f"({text!r}), matched at original line {j2 + 1} past {old} lines as shallow "
+                "as it, which the sketch leaves out: unclear which construct it closes"
             ]
     return []
 

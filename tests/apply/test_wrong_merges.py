@@ -168,3 +168,69 @@ def test_bare_closers_matched_at_a_shift_do_not_reach_past_code() -> None:
     original = _WRAP_ORIGINAL + _SMALL_FUNCTIONS
     expected = _WRAP_EXPECTED + _SMALL_FUNCTIONS
     assert _merged(original, _WRAP_SKETCH, "visit.rs") == expected
+
+
+# A chunk ending with a bare `]` that closes its own new `Handler = t.Union[`: the original's
+# next `]` closes `Route = t.Union[`, two statements further at that depth; reading the
+# sketch's `]` as that one would delete `Route` on the strength of punctuation.
+_CLOSER_ORIGINAL = """import typing as t
+
+Callback = t.Callable[[], None]
+
+# A handler takes the error it is registered for.
+Handler = t.Callable[[Exception], str]
+
+Route = t.Union[
+    t.Callable[..., str],
+    t.Callable[..., t.Awaitable[str]],
+]
+"""
+
+_CLOSER_SKETCH = """# ... existing code ...
+# A handler takes the error it is registered for.
+Handler = t.Union[
+    t.Callable[[Exception], str],
+    t.Callable[[Exception], t.Awaitable[str]],
+]
+
+# ... rest of the file unchanged ...
+"""
+
+
+def test_a_last_closer_does_not_reach_past_other_statements() -> None:
+    result = merge(_CLOSER_ORIGINAL, _CLOSER_SKETCH, path="types.py")
+    if isinstance(result, Merged):  # the only right file keeps `Route`
+        assert "Route = t.Union[" in result.text
+        assert "t.Awaitable[str]],\n]\n\nRoute" in result.text
+
+
+# The same shape where the closer's original header is the one line the chunk rewrites: the
+# closer is that block's and the merge stands.
+_HEADER_ORIGINAL = """package calc
+
+// add sums.
+func add(a int) int {
+\tx := a
+\treturn x
+}
+
+func other() int {
+\treturn 1
+}
+"""
+
+_HEADER_SKETCH = """// ... existing code ...
+// add sums.
+func add(a, b int) int {
+\treturn a + b
+}
+// ... existing code ...
+"""
+
+
+def test_a_last_closer_of_a_rewritten_header_still_merges() -> None:
+    expected = _HEADER_ORIGINAL.replace(
+        "func add(a int) int {\n\tx := a\n\treturn x\n}",
+        "func add(a, b int) int {\n\treturn a + b\n}",
+    )
+    assert _merged(_HEADER_ORIGINAL, _HEADER_SKETCH, "calc.go") == expected
