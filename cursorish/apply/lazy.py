@@ -657,11 +657,24 @@ def _kept_blanks(
             tail.insert(0, j)
             j -= 1
         shown = [chunk.lines[k] for k in range(k1 + 1, k2) if k not in drop]
+        if not shown and len(tail) > len(lead) and _not_deeper(source, j1, j2):
+            # Lines left out between two shown ones, not a block's body: the wider spacing
+            # around them is the code's own, kept where it was.
+            before[k2] = tail
+            continue
         if lead:
             after[k1] = lead
         if tail and shown:
             before[k2] = tail
     return before, after
+
+
+def _not_deeper(source: list[str], j1: int, j2: int) -> bool:
+    """Whether the first non-blank original line after j1 (before j2) is no deeper than j1."""
+    for j in range(j1 + 1, j2):
+        if source[j].strip():
+            return indent_width(source[j]) <= indent_width(source[j1])
+    return False
 
 
 def _other_copy_doubts(

@@ -234,3 +234,56 @@ def test_a_last_closer_of_a_rewritten_header_still_merges() -> None:
         "func add(a, b int) int {\n\treturn a + b\n}",
     )
     assert _merged(_HEADER_ORIGINAL, _HEADER_SKETCH, "calc.go") == expected
+
+
+# A snippet without blank lines that leaves out lines between two shown ones (a deletion):
+# the wider run of blank lines around the deleted lines is the code's own and stays.
+_SPACING_ORIGINAL = """import sys
+
+
+def load(path: str) -> str:
+    if path.endswith(".txt"):
+        return open(path).read()
+
+    raise ValueError("unsupported file")
+
+
+def save(path: str, text: str) -> None:
+    open(path, "w").write(text)
+"""
+
+_SPACING_SKETCH = """        return open(path).read()
+def save(path: str, text: str) -> None:
+"""
+
+
+def test_deleted_lines_keep_the_wider_spacing_around_them() -> None:
+    expected = _SPACING_ORIGINAL.replace('\n    raise ValueError("unsupported file")\n', "")
+    assert _merged(_SPACING_ORIGINAL, _SPACING_SKETCH, "files.py") == expected
+
+
+_STREAM_ORIGINAL = """async def pump(stream, sink) -> None:
+    async for message in stream:
+        body = message.get("body", b"")
+        if body:
+            await sink.send(body)
+        if not message.get("more", False):
+            break
+
+    await sink.close()
+
+
+def other() -> int:
+    return 1
+"""
+
+_STREAM_SKETCH = """            await sink.send(body)
+    await sink.close()
+"""
+
+
+def test_deleted_lines_keep_the_blank_line_after_them() -> None:
+    expected = _STREAM_ORIGINAL.replace(
+        '        if not message.get("more", False):\n            break\n', ""
+    )
+    assert _merged(_STREAM_ORIGINAL, _STREAM_SKETCH, "pump.py") == expected
