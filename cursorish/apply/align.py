@@ -27,6 +27,8 @@ EDGE_BONUS = 2.0  # a chunk's first and last lines are usually unchanged context
 _TIE = 1e-6
 WEAK_SHIFTED = 0.5  # lighter lines (punctuation) seed only at their own depth
 STRONG = 1.0  # a placement needs one matched line at least this weighty: a `}` alone says nothing
+CLOSER_MISFIT = 1.0  # score lost by a chain ending on a `}` past the end of its opener's block
+_CLOSERS = ("}", ")", "]")
 
 
 @dataclass
@@ -179,10 +181,11 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         deltas = [seeds[c][3] for c in chain]
         strong = any(weight(chunk_keys[k]) >= STRONG for k, _j in pairs)
         pasted = flush_left and len(deltas) == 1 and deltas[0] < 0
+        misfit = _closer_misfit(pairs, chunk_lines, chunk_keys, index)
         out.append(
             Placement(
                 pairs,
-                best[t],
+                best[t] - (CLOSER_MISFIT if misfit else 0.0),
                 pairs[0][1],
                 pairs[-1][1] + 1,
                 deltas,
@@ -194,7 +197,43 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         )
         if len(out) >= MAX_CANDIDATES:
             break
+    out.sort(key=lambda p: -p.score)
     return out
+
+
+def _closer_misfit(
+    pairs: list[tuple[int, int]], chunk_lines: list[str], chunk_keys: list[str], index: Index
+) -> bool:
+    """Whether a chain ends on a closing line (`}`) that closes another block than the one its
+    opener opens in the original: where the sketch's `if x {` ... `}` has its opener matched,
+    its `}` is the original block's own closing line (the first line after the opener's match
+    at its depth or shallower), not a later `}` at that depth. Only a chain's last line is
+    looked at: chains that differ only there score alike when the sketch adds lines."""
+    k, j = pairs[-1]
+    if not chunk_keys[k].startswith(_CLOSERS):
+        return False
+    width = indent_width(chunk_lines[k])
+    opener = next(
+        (
+            x
+            for x in range(k - 1, -1, -1)
+            if chunk_keys[x] and indent_width(chunk_lines[x]) <= width
+        ),
+        -1,
+    )
+    if opener < 0 or indent_width(chunk_lines[opener]) != width:
+        return False
+    jo = -1
+    for pk, pj in reversed(pairs):
+        if pk <= opener:
+            jo = pj if pk == opener else -1
+            break
+    if jo < 0 or jo >= j or index.indents[jo] != index.indents[j]:
+        return False
+    e = jo + 1
+    while e < j and (index.blank[e] or index.indents[e] > index.indents[jo]):
+        e += 1
+    return e != j
 
 
 def _alternatives(

@@ -1,0 +1,79 @@
+"""Issue 17: tie-breakers for sketches that seem to fit two places equally well.
+
+Each rule names evidence the sketch carries beyond the lines it matches (a closing bracket's
+block, the depth the sketch writes its lines at, whether a reading edits anything at all), and
+each keeps refusing where that evidence is even.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+# Two copies of the same statement at different depths, in different functions.
+TWO_DEPTHS = """package m
+
+func first(items []int) {
+	total := compute(items)
+}
+
+func second(items []int) {
+	if len(items) > 0 {
+		total := compute(items)
+	}
+}
+"""
+
+
+def test_a_closing_bracket_closes_the_block_its_opener_opens() -> None:
+    original = """package m
+
+func scale(x int) int {
+	if x > 0 {
+		x = x * 2
+	}
+	if x < 0 {
+		x = -x
+	}
+	return x
+}
+"""
+    # The new body is longer than both candidate spans, so deletions do not tell which `}`
+    # the sketch's is; the `if x > 0 {` it closes does.
+    sketch = """// ... existing code ...
+	if x > 0 {
+		x = x * 3
+		x = x + 1
+		x = x - 2
+		x = x / 2
+		x = x % 7
+	}
+// ... existing code ...
+"""
+    result = merge(original, sketch, path="m.go")
+    assert isinstance(result, Merged), result
+    assert result.text == original.replace(
+        "\t\tx = x * 2\n",
+        "\t\tx = x * 3\n\t\tx = x + 1\n\t\tx = x - 2\n\t\tx = x / 2\n\t\tx = x % 7\n",
+    )
+
+
+def test_two_readings_that_both_edit_stay_a_tie() -> None:
+    original = """def first(items):
+    total = compute(items)
+    print(total)
+
+
+def second(items):
+    total = compute(items)
+    print(total)
+"""
+    sketch = """# ... existing code ...
+    total = compute(items)
+    total += 1
+    print(total)
+# ... existing code ...
+"""
+    result = merge(original, sketch, path="m.py")
+    assert isinstance(result, Refused)
+    assert "equally well" in result.reason
