@@ -1075,7 +1075,7 @@ def merge_lazy_sketch(
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     for other in paths[1:]:
         gap = paths[0][0].score - other[0].score
-        if gap >= _margin(paths[0], other):
+        if gap >= _margin(paths[0], other) or _depth_tells(sketch, paths[0], other):
             continue
         rivals.extend(_repeated_readings(source, sketch, other, index, lang))
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
@@ -1243,6 +1243,29 @@ def _margin(best: list[Placement], other: list[Placement]) -> float:
         if (p.a, p.b) != (q.a, q.b) and not p.strong:
             return TIE_MARGIN + FLOOR_COST
     return TIE_MARGIN
+
+
+def _depth_tells(sketch: LazySketch, best: list[Placement], other: list[Placement]) -> bool:
+    """Whether the depth of the sketch's lines tells the best placement from a rival scoring
+    a little less: where they place a chunk differently, the best finds every anchor at the
+    very indentation the sketch writes it, the rival some at another. A chunk written at
+    column 0 (but for closing brackets) may be a snippet pasted flush left, whose depth says
+    nothing."""
+    told = False
+    for chunk, p, q in zip(sketch.chunks, best, other, strict=True):
+        if (p.a, p.b) == (q.a, q.b):
+            continue
+        opening = [line for line in chunk.lines if line.strip() and line.strip()[0] not in "})]"]
+        if not opening or min(indent_width(line) for line in opening) == 0:
+            return False
+        mine = bool(p.deltas) and not any(p.deltas)
+        theirs = bool(q.deltas) and not any(q.deltas)
+        if mine == theirs or not q.deltas:
+            return False
+        if theirs:
+            return False  # the rival agrees where the best does not
+        told = True
+    return told
 
 
 def _repeated_readings(

@@ -58,6 +58,32 @@ func scale(x int) int {
     )
 
 
+def test_the_depth_the_sketch_writes_its_lines_at_picks_the_copy() -> None:
+    sketch = """// ... existing code ...
+	total := compute(items)
+	total += 1
+}
+// ... existing code ...
+"""
+    result = merge(TWO_DEPTHS, sketch, path="m.go")
+    assert isinstance(result, Merged), result
+    assert result.text == TWO_DEPTHS.replace(
+        "\ttotal := compute(items)\n}", "\ttotal := compute(items)\n\ttotal += 1\n}"
+    )
+
+
+def test_a_snippet_written_flush_left_says_nothing_by_its_depth() -> None:
+    # Pasted at column 0: either copy may be meant, re-indented.
+    sketch = """// ... existing code ...
+total := compute(items)
+total += 1
+// ... existing code ...
+"""
+    result = merge(TWO_DEPTHS, sketch, path="m.go")
+    assert isinstance(result, Refused)
+    assert "equally well" in result.reason
+
+
 def test_two_readings_that_both_edit_stay_a_tie() -> None:
     original = """def first(items):
     total = compute(items)
