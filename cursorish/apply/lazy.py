@@ -1103,6 +1103,13 @@ def _settle(
     others = [(m, why) for m, why in rivals if source.render(m.pieces) != text]
     if not others:
         return merged
+    # A rival that leaves the file as it is reads the sketch as no edit at all: not a reading
+    # of an edit when the best one changes the file.
+    unchanged = source.render(source.original_pieces(0, len(source.lines)))
+    if text != unchanged:
+        others = [(m, why) for m, why in others if source.render(m.pieces) != unchanged]
+        if not others:
+            return merged
     viable = [(m, why) for m, why in others if _viable(m, validate)]
     if not viable:
         return merged

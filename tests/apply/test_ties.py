@@ -84,6 +84,44 @@ total += 1
     assert "equally well" in result.reason
 
 
+def test_a_reading_that_changes_nothing_is_no_rival() -> None:
+    original = """import os
+
+total = compute(items)
+print(total)
+
+
+def helper(value):
+    first = value * 2
+    second = first + 3
+    third = second - 4
+    fourth = third * 5
+    fifth = fourth + 6
+    sixth = fifth - 7
+    return sixth
+
+
+def main(items):
+    total = compute(items)
+    total += 1
+    print(total)
+"""
+    # Flush left, so its depth says nothing; but in main() the lines are already there.
+    sketch = """# ... existing code ...
+total = compute(items)
+total += 1
+print(total)
+# ... existing code ...
+"""
+    result = merge(original, sketch, path="m.py")
+    assert isinstance(result, Merged), result
+    assert result.text == original.replace(
+        "total = compute(items)\nprint(total)\n",
+        "total = compute(items)\ntotal += 1\nprint(total)\n",
+        1,
+    )
+
+
 def test_two_readings_that_both_edit_stay_a_tie() -> None:
     original = """def first(items):
     total = compute(items)
