@@ -62,6 +62,9 @@ EMPTY_MARKER_COST = FLOOR_COST
 RESEMBLANCE_MARGIN = 1.0
 _LIKE = 0.5
 _RESEMBLANCE_PAIRS = 40_000
+_NEAR_COPY = 0.75  # a new line this like an original one reads as its edited version
+_NEAR_COPY_PAIRS = 100_000
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
 _EDGE_SIMILARITY = 0.6
 WORDY = 0.5  # weight of a line with some words in it (not punctuation only)
@@ -1131,6 +1134,9 @@ def _most_like_an_edit(
     clearly does so more than every other; else a refusal. Where one reading only adds lines,
     likeness cannot weigh it against readings that replace some: no winner then."""
     reason = next(why for _m, why in readings if why)
+    told = _near_copy_winner(source, readings)
+    if told is not None and not _strands_definition(source, readings[told][0]):
+        return readings[told][0]
     if any(not _removed(source, m) for m, _why in readings):
         raise RefusedMerge(reason)
     measured = [_resemblance(source, m) for m, _why in readings]
@@ -1146,6 +1152,75 @@ def _most_like_an_edit(
     if ahead and _apart(source, readings, best, lang):
         return readings[best][0]
     raise RefusedMerge(reason)
+
+
+def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> int | None:
+    """The one reading that replaces the original lines the sketch's new lines are edits of,
+    where that is told by lines alone: each new line like some original line (a typo fixed, a
+    call renamed) is like exactly one in the whole file, and that one is removed by this
+    reading only (or by all of them); every line this reading removes is like a new line.
+    A new line like several original lines (two blocks written alike) tells nothing: then,
+    or where two new lines point at different readings, there is no winner."""
+    new = {line.strip() for m, _why in readings for line in m.added if line.strip()}
+    if not new or len(new) * len(source.lines) > _NEAR_COPY_PAIRS:
+        return None
+    deleted = [set(m.deleted) for m, _why in readings]
+    winner: int | None = None
+    for line in sorted(new):
+        found = _near_copies(source.lines, line)
+        if not found:
+            continue
+        if len(found) > 1:
+            return None
+        removing = [index for index, gone in enumerate(deleted) if found[0] in gone]
+        if len(removing) == len(readings):
+            continue
+        if len(removing) != 1 or (winner is not None and removing[0] != winner):
+            return None
+        winner = removing[0]
+    if winner is None or _resemblance(source, readings[winner][0])[1]:
+        return None
+    return winner
+
+
+def _strands_definition(source: SourceFile, merge: Merge) -> bool:
+    """Whether the merge removes the last use of a name the file defines while keeping its
+    definition: the sketch then likely hides part of the edit (the definition's removal)
+    under a marker, and where its shown part goes is no safer a guess."""
+    gone = [source.lines[j] for j in merge.deleted if source.lines[j].strip()]
+    if not gone:
+        return False
+    defined = {declared_name(line) for line in source.lines} - {None}
+    used = {w for line in gone for w in _NAME.findall(line)} & defined
+    if not used:
+        return False
+    kept = set(range(len(source.lines))) - set(merge.deleted)
+    for name in used:
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        uses = [j for j in kept if pattern.search(source.lines[j])]
+        if all(declared_name(source.lines[j]) == name for j in uses) and not any(
+            pattern.search(line) for line in merge.added
+        ):
+            return True
+    return False
+
+
+def _near_copies(lines: list[str], line: str) -> list[int]:
+    """Original lines that read as an edit of `line` (alike in letters and in a telling word),
+    not the very same line."""
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(line)
+    found: list[int] = []
+    for j, original in enumerate(lines):
+        text = original.strip()
+        if not text or text == line:
+            continue
+        matcher.set_seq1(text)
+        if matcher.real_quick_ratio() < _NEAR_COPY or matcher.quick_ratio() < _NEAR_COPY:
+            continue
+        if matcher.ratio() >= _NEAR_COPY and _telling_likeness(text, [line]):
+            found.append(j)
+    return found
 
 
 def _apart(

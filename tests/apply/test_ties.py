@@ -141,3 +141,60 @@ def second(items):
     result = merge(original, sketch, path="m.py")
     assert isinstance(result, Refused)
     assert "equally well" in result.reason
+
+
+NEAR_COPY = """def first(config):
+    start = config.begin
+    value = compute(config.lenght)
+    finish = config.end
+
+
+def second(config):
+    start = config.begin
+    total = summarize(config.items)
+    finish = config.end
+"""
+TYPO_FIXED = """# ... existing code ...
+    start = config.begin
+    value = compute(config.length)
+    finish = config.end
+# ... existing code ...
+"""
+
+
+def test_a_new_line_like_exactly_one_original_line_replaces_it() -> None:
+    # Both functions hold the context lines; only first() holds the line the new one fixes.
+    result = merge(NEAR_COPY, TYPO_FIXED, path="m.py")
+    assert isinstance(result, Merged), result
+    assert result.text == NEAR_COPY.replace("config.lenght", "config.length")
+
+
+def test_a_new_line_like_lines_in_both_places_stays_a_tie() -> None:
+    original = NEAR_COPY.replace("total = summarize(config.items)", "value = compute(config.lenth)")
+    result = merge(original, TYPO_FIXED, path="m.py")
+    assert isinstance(result, Refused)
+    assert "equally well" in result.reason
+
+
+def test_a_likeness_guess_that_strands_a_helper_is_refused() -> None:
+    # Replacing the private check would leave _is_private() unused: the sketch likely hides
+    # more of the edit than it shows, so no guess is safe.
+    original = """def _is_private(ip):
+    return ip.startswith("10.")
+
+
+def trust(checker, ip):
+    if checker.loopback and ip.is_loopback:
+        return True
+    if checker.private and _is_private(ip):
+        return True
+    return False
+"""
+    sketch = """# ... existing code ...
+    if checker.private and ip.is_private:
+        return True
+# ... existing code ...
+"""
+    result = merge(original, sketch, path="m.py")
+    assert isinstance(result, Refused)
+    assert "equally well" in result.reason
