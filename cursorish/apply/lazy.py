@@ -64,6 +64,10 @@ _LIKE = 0.5
 _RESEMBLANCE_PAIRS = 40_000
 _NEAR_COPY = 0.75  # a new line this like an original one reads as its edited version
 _NEAR_COPY_PAIRS = 100_000
+# Of several, one this like a new line and this much more like it than the rest is the line
+# the new one edits (a typo fixed), the rest lines written alike.
+_TYPO = 0.9
+_TYPO_LEAD = 0.1
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
 _EDGE_SIMILARITY = 0.6
@@ -1159,8 +1163,9 @@ def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> 
     where that is told by lines alone: each new line like some original line (a typo fixed, a
     call renamed) is like exactly one in the whole file, and that one is removed by this
     reading only (or by all of them); every line this reading removes is like a new line.
-    A new line like several original lines (two blocks written alike) tells nothing: then,
-    or where two new lines point at different readings, there is no winner."""
+    A new line like several original lines (two blocks written alike) tells nothing, unless
+    one of them is nearly the very line and clearly nearer than the rest (a typo fixed); with
+    none such, or where two new lines point at different readings, there is no winner."""
     new = {line.strip() for m, _why in readings for line in m.added if line.strip()}
     if not new or len(new) * len(source.lines) > _NEAR_COPY_PAIRS:
         return None
@@ -1171,8 +1176,11 @@ def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> 
         if not found:
             continue
         if len(found) > 1:
-            return None
-        removing = [index for index, gone in enumerate(deleted) if found[0] in gone]
+            found.sort(key=lambda pair: -pair[1])
+            if found[0][1] < _TYPO or found[1][1] > found[0][1] - _TYPO_LEAD:
+                return None
+        j = found[0][0]
+        removing = [index for index, gone in enumerate(deleted) if j in gone]
         if len(removing) == len(readings):
             continue
         if len(removing) != 1 or (winner is not None and removing[0] != winner):
@@ -1205,12 +1213,12 @@ def _strands_definition(source: SourceFile, merge: Merge) -> bool:
     return False
 
 
-def _near_copies(lines: list[str], line: str) -> list[int]:
+def _near_copies(lines: list[str], line: str) -> list[tuple[int, float]]:
     """Original lines that read as an edit of `line` (alike in letters and in a telling word),
-    not the very same line."""
+    not the very same line, with their likeness."""
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     matcher.set_seq2(line)
-    found: list[int] = []
+    found: list[tuple[int, float]] = []
     for j, original in enumerate(lines):
         text = original.strip()
         if not text or text == line:
@@ -1218,8 +1226,9 @@ def _near_copies(lines: list[str], line: str) -> list[int]:
         matcher.set_seq1(text)
         if matcher.real_quick_ratio() < _NEAR_COPY or matcher.quick_ratio() < _NEAR_COPY:
             continue
-        if matcher.ratio() >= _NEAR_COPY and _telling_likeness(text, [line]):
-            found.append(j)
+        ratio = matcher.ratio()
+        if ratio >= _NEAR_COPY and _telling_likeness(text, [line]):
+            found.append((j, ratio))
     return found
 
 

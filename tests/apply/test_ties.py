@@ -198,3 +198,12 @@ def trust(checker, ip):
     result = merge(original, sketch, path="m.py")
     assert isinstance(result, Refused)
     assert "equally well" in result.reason
+
+
+def test_of_several_like_lines_the_one_nearly_the_same_is_the_edited_one() -> None:
+    # second() holds a line written alike (another attribute); first() the same line with a
+    # typo: only that one is nearly the new line.
+    original = NEAR_COPY.replace("total = summarize(config.items)", "value = compute(config.items)")
+    result = merge(original, TYPO_FIXED, path="m.py")
+    assert isinstance(result, Merged), result
+    assert result.text == original.replace("config.lenght", "config.length")
