@@ -34,6 +34,7 @@ from cursorish.apply.syntax import Aligned, new_errors
 from cursorish.apply.textio import sketch_lines
 from cursorish.apply.verify.alignment import _lines
 from cursorish.apply.verify.check import _Check
+from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deletions import EDGE_CUT
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.shape import _shape
@@ -71,6 +72,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _orphaned_import(before, after, lang.name)
     if problem is None and lang.name in ("go", "python"):
         problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
+    if problem is None:
+        problem = _dead_definition(before, after, lang.name, {x.strip() for x in lines})
     if problem is None and lang.has_grammar:
         problem = new_errors(original, result, lang.name, changed, aligned)
     return problem
