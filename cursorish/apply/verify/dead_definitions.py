@@ -1,6 +1,6 @@
 """Private definitions a merge leaves without a use: the sketch took out the last call of a
-function only this file can call, and a marker kept the definition. Whether the function goes too is not said
-(the shared generator and planners alike show a deletion only by leaving the lines out)."""
+function only this file can call, and a marker kept the definition. Whether the function goes
+too is not said (generators and planners alike show a deletion by leaving the lines out)."""
 
 from __future__ import annotations
 
