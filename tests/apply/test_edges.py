@@ -67,9 +67,10 @@ def test_a_sketch_that_stops_a_few_lines_short_of_either_edge_reaches_it() -> No
     assert isinstance(head, Merged), head
     assert head.text.startswith("import sys\n\n\ndef f():\n    return sys.argv\n")
     # No trailing marker, two lines below the last line shown: they go too.
-    tail = merge(original, "# ... existing code ...\ndef f():\n    return sys.argv\n", path="m.py")
+    # (`os` stays in use: an import left without its last use would be a question of its own.)
+    tail = merge(original, "# ... existing code ...\ndef f():\n    return os.name\n", path="m.py")
     assert isinstance(tail, Merged), tail
-    assert tail.text.endswith("def f():\n    return sys.argv\n")
+    assert tail.text.endswith("def f():\n    return os.name\n")
 
 
 def test_a_sketch_stopping_far_from_the_end_is_refused_with_the_line() -> None:
