@@ -396,6 +396,7 @@ def _assemble(
     last = len(path) - 1
     spans: list[Span] = []
     doubts: list[str] = []
+    bare = _bare_edges(sketch, path, source.lines, index)
     for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
         keys = chunk.keys
         lower = spans[-1].b if spans else 0
@@ -423,11 +424,11 @@ def _assemble(
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
-            span.a = _head_start(chunk, span, source.lines)
+            span.a = _head_start(chunk, span, source.lines, bare)
         elif span.matched:
             span.a = _replaced_definition(chunk, span, source.lines, lower, named)
         if not after:
-            span.b = _tail_end(chunk, span, source.lines)
+            span.b = _tail_end(chunk, span, source.lines, bare)
         if not place.inserted:
             _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
             _reach_shown_edges(chunk, span, index, (lower, upper), (before, after))
@@ -462,7 +463,10 @@ def _assemble(
         blanks_before, blanks_after = _kept_blanks(chunk, span, source.lines, drop)
         for restored in (*blanks_before.values(), *blanks_after.values()):
             used.update(restored)
-        deleted.extend(j for j in range(span.a, span.b) if j not in used)
+        gone = [j for j in range(span.a, span.b) if j not in used]
+        if bare:
+            doubts.extend(_blank_guess(chunk, span, source.lines, gone))
+        deleted.extend(gone)
         for k, line in enumerate(chunk.lines):
             if k in blanks_before:
                 pieces.extend(source.original_piece(j) for j in blanks_before[k])
@@ -684,6 +688,31 @@ def _not_deeper(source: list[str], j1: int, j2: int) -> bool:
     return False
 
 
+def _blank_guess(chunk: Chunk, span: Span, source: list[str], gone: list[int]) -> list[str]:
+    """A sketch without edge markers is loosely written: it may drop blank lines, so which
+    of the original's blank lines it keeps is a guess wherever it matters. A blank line the
+    merge deletes in a chunk's stretch, or one between two lines the chunk shows (next to each
+    other, or with new lines between them), goes or stays by guess.
+
+    Returns doubts: reasons to refuse this reading should it be the one chosen."""
+    blanks = [j for j in gone if not source[j].strip()]
+    if blanks:
+        return [
+            f"{chunk.where()} leave out edge markers and the merge deletes original blank "
+            f"line {blanks[0] + 1}: unclear whether the sketch deletes it or dropped it"
+        ]
+    anchors = sorted(span.matched.items())
+    for (k1, j1), (k2, j2) in itertools.pairwise(anchors):
+        new = any(chunk.lines[k].strip() for k in range(k1 + 1, k2)) or k2 == k1 + 1
+        if new and any(not source[j].strip() for j in range(j1, j2 + 1)):
+            return [
+                f"{chunk.where()} leave out edge markers and the original's blank lines "
+                f"around original lines {j1 + 1}-{j2 + 1}: unclear whether those blank lines "
+                "stay, and where"
+            ]
+    return []
+
+
 def _other_copy_doubts(
     chunk: Chunk, span: Span, index: Index, bounds: tuple[int, int]
 ) -> list[str]:
@@ -896,7 +925,47 @@ def _replaced_definition(
     return span.a
 
 
-def _head_start(chunk: Chunk, span: Span, source: list[str]) -> int:
+def _bare_edges(sketch: LazySketch, path: list[Placement], source: list[str], index: Index) -> bool:
+    """Whether the sketch leaves out both edge markers while its chunks, split by markers
+    inside it, stop short of both edges of the file: it writes no edge markers at all (as a
+    snippet without any marker does not), so the lines it leaves out at each edge are kept."""
+    if sketch.leading_marker or sketch.trailing_marker or len(path) < 2:
+        return False
+    first, final = path[0], path[-1]
+    if first.floating or final.floating or first.inserted or final.inserted:
+        return False
+    # Each edge chunk opens (closes) on a line of the original, with more of the file beyond.
+    head, tail = sketch.chunks[0].lines, sketch.chunks[-1].lines
+    shown_head = [k for k, line in enumerate(head) if line.strip()]
+    shown_tail = [k for k, line in enumerate(tail) if line.strip()]
+    if first.pairs[0][0] != shown_head[0] or final.pairs[-1][0] != shown_tail[-1]:
+        return False
+    # Nothing else bounds an edge chunk: its outermost line must say where it is, once in the
+    # file (a copy further out could be where it starts, the lines between deleted).
+    if index.count(key(head[shown_head[0]])) != 1 or index.count(key(tail[shown_tail[-1]])) != 1:
+        return False
+    # A chunk that changes nothing within itself only shows a deletion at its outer edge.
+    if not _edits_within(head, first, source) or not _edits_within(tail, final, source):
+        return False
+    return any(line.strip() for line in source[: first.pairs[0][1]]) and any(
+        line.strip() for line in source[final.pairs[-1][1] + 1 :]
+    )
+
+
+def _edits_within(lines: list[str], place: Placement, source: list[str]) -> bool:
+    """Whether a chunk writes a new line or leaves out original code between two lines it
+    shows: an edit inside it, framed by the lines it shows around it."""
+    matched = {k for k, _j in place.pairs}
+    if any(line.strip() and k not in matched for k, line in enumerate(lines)):
+        return True
+    return any(
+        source[j].strip()
+        for (_k1, j1), (_k2, j2) in itertools.pairwise(place.pairs)
+        for j in range(j1 + 1, j2)
+    )
+
+
+def _head_start(chunk: Chunk, span: Span, source: list[str], bare: bool = False) -> int:
     """Where a first chunk without a marker before it starts replacing the original.
 
     A sketch that opens with context from further down the file did not mean to delete the
@@ -907,8 +976,8 @@ def _head_start(chunk: Chunk, span: Span, source: list[str]) -> int:
     if not head or not span.matched:
         return 0
     lead = [k for k in range(min(span.matched)) if chunk.lines[k].strip()]
-    if not lead and _line_kind(source[head[-1]]) in ("comment", "string"):
-        return span.a  # a docstring or header comment the sketch leaves out
+    if not lead and (bare or _line_kind(source[head[-1]]) in ("comment", "string")):
+        return span.a  # a docstring or header comment, or a sketch without edge markers
     if not lead and len(head) <= EDGE_LINES:
         return 0  # a sketch this close to the file's start reaches it
     if not lead:
@@ -937,7 +1006,7 @@ EDGE_LINES = 3
 _TAIL_REACH = 12  # original lines after a last chunk read as what it may rewrite
 
 
-def _tail_end(chunk: Chunk, span: Span, source: list[str]) -> int:
+def _tail_end(chunk: Chunk, span: Span, source: list[str], bare: bool = False) -> int:
     """Where a last chunk without a marker after it stops replacing the original: the mirror
     of `_head_start`. A sketch whose closing lines rewrite the file's last lines (read as
     edits of them) replaces them; one that stops on an original line, or with new code unlike
@@ -951,6 +1020,8 @@ def _tail_end(chunk: Chunk, span: Span, source: list[str]) -> int:
     trail = [k for k in range(max(span.matched) + 1, len(chunk.lines)) if chunk.lines[k].strip()]
     if trail and any(similar(chunk.lines[k], source[j]) for k in trail for j in near):
         return n
+    if bare and not trail:
+        return span.b  # a sketch without edge markers leaves the file's end out, as its start
     if len(tail) <= EDGE_LINES:
         return n  # a sketch this close to the file's end reaches it
     raise RefusedMerge(
