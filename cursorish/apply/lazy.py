@@ -122,6 +122,8 @@ class Merge:
     added: list[str] = dataclasses.field(default_factory=list)  # sketch lines matched to none
     # Why this reading, if it is the one chosen, must still be refused (as a rival it stands).
     doubt: str = ""
+    # Original lines a sketch line matched but rewrites in place (an edited line), with it.
+    rewritten: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
 
 def has_markers(lines: list[str], lang: Language) -> bool:
@@ -443,6 +445,7 @@ def _assemble(
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
     added: list[str] = []
+    rewritten: list[tuple[int, str]] = []
     kept: set[int] = set()
     # New lines, the keys of their chunk neighbours, and the original lines from the chunk
     # before to the chunk after (what the chunk and its markers stand for).
@@ -480,6 +483,8 @@ def _assemble(
                 kept.add(j)
             else:
                 pieces.append((text, None))
+                if j is not None:
+                    rewritten.append((j, text))
                 if j is None:
                     added.append(text)
                     around = _neighbours(chunk.keys, k, span.matched)
@@ -493,7 +498,7 @@ def _assemble(
     pieces.extend(source.original_pieces(cursor, n))
     kept.update(range(cursor, n))
     doubts.extend(_copied_doubts(sketch, placed, kept, index))
-    return Merge(pieces, deleted, added, doubts[0] if doubts else "")
+    return Merge(pieces, deleted, added, doubts[0] if doubts else "", rewritten)
 
 
 def _to_blank_edges(
@@ -1238,9 +1243,10 @@ def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> 
     one of them is nearly the very line and clearly nearer than the rest (a typo fixed); with
     none such, or where two new lines point at different readings, there is no winner."""
     new = {line.strip() for m, _why in readings for line in m.added if line.strip()}
+    new |= {text.strip() for m, _why in readings for _j, text in m.rewritten if text.strip()}
     if not new or len(new) * len(source.lines) > _NEAR_COPY_PAIRS:
         return None
-    deleted = [set(m.deleted) for m, _why in readings]
+    deleted = [set(m.deleted) | {j for j, _text in m.rewritten} for m, _why in readings]
     winner: int | None = None
     for line in sorted(new):
         found = _near_copies(source.lines, line)
@@ -1266,19 +1272,21 @@ def _strands_definition(source: SourceFile, merge: Merge) -> bool:
     """Whether the merge removes the last use of a name the file defines while keeping its
     definition: the sketch then likely hides part of the edit (the definition's removal)
     under a marker, and where its shown part goes is no safer a guess."""
-    gone = [source.lines[j] for j in merge.deleted if source.lines[j].strip()]
+    removed = set(merge.deleted) | {j for j, _text in merge.rewritten}
+    gone = [source.lines[j] for j in sorted(removed) if source.lines[j].strip()]
     if not gone:
         return False
     defined = {declared_name(line) for line in source.lines} - {None}
     used = {w for line in gone for w in _NAME.findall(line)} & defined
     if not used:
         return False
-    kept = set(range(len(source.lines))) - set(merge.deleted)
+    new = [*merge.added, *(text for _j, text in merge.rewritten)]
+    kept = set(range(len(source.lines))) - removed
     for name in used:
         pattern = re.compile(rf"\b{re.escape(name)}\b")
         uses = [j for j in kept if pattern.search(source.lines[j])]
         if all(declared_name(source.lines[j]) == name for j in uses) and not any(
-            pattern.search(line) for line in merge.added
+            pattern.search(line) for line in new
         ):
             return True
     return False

@@ -207,3 +207,33 @@ def test_of_several_like_lines_the_one_nearly_the_same_is_the_edited_one() -> No
     result = merge(original, TYPO_FIXED, path="m.py")
     assert isinstance(result, Merged), result
     assert result.text == original.replace("config.lenght", "config.length")
+
+
+def test_a_line_rewritten_in_place_counts_as_its_near_copy_replaced() -> None:
+    # Placed by the `/**` and a line it edits (no exact anchor): the typo'd doc line is the
+    # one the sketch's line fixes, the other doc line only reads alike.
+    original = """export type Hooks = {
+	/**
+	This hook runs before the request is sent, so you can change its headres here.
+
+	@default []
+	*/
+	beforeRequest?: Hook[];
+
+	/**
+	This hook runs before a retry is made, so you can change the options here.
+
+	@default []
+	*/
+	beforeRetry?: Hook[];
+};
+"""
+    sketch = """// ... existing code ...
+	/**
+	This hook runs before the request is sent, so you can change its headers here.
+
+	// ... existing code ...
+"""
+    result = merge(original, sketch, path="hooks.ts")
+    assert isinstance(result, Merged), result
+    assert result.text == original.replace("its headres here", "its headers here")
