@@ -1154,6 +1154,8 @@ def merge_lazy_sketch(
     if not paths:
         raise RefusedMerge(_order_reason(sketch, options))
     merged = _assemble(source, sketch, paths[0], index, lang)
+    if not KEEP_BLANKS.get() and len(paths) > 1:
+        paths, merged = _past_unchanged(source, sketch, paths, merged, index, lang)
     # Readings as good as the best one that give other files: (merge, why it is a rival).
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     for other in paths[1:]:
@@ -1169,6 +1171,34 @@ def merge_lazy_sketch(
     if chosen.doubt:
         raise RefusedMerge(chosen.doubt)
     return chosen
+
+
+def _past_unchanged(
+    source: SourceFile,
+    sketch: LazySketch,
+    paths: list[list[Placement]],
+    merged: Merge,
+    index: Index,
+    lang: Language,
+) -> tuple[list[list[Placement]], Merge]:
+    """Where the best reading leaves the file as it is even with the blank lines the sketch
+    leaves out gone (its lines are a copy the file already holds), it is no reading of an
+    edit: the next placement that changes the file, if it scores about as well (within the tie
+    margin), is the best one, judged against those after it as usual. Where none does, the
+    best one stands (and is refused as no edit)."""
+    unchanged = source.render(source.original_pieces(0, len(source.lines)))
+    if source.render(merged.pieces) != unchanged:
+        return paths, merged
+    for k in range(1, len(paths)):
+        if paths[0][0].score - paths[k][0].score > TIE_MARGIN:
+            break  # a placement clearly worse than the copy is no likelier meant
+        try:
+            other = _assemble(source, sketch, paths[k], index, lang)
+        except RefusedMerge:
+            continue
+        if source.render(other.pieces) != unchanged:
+            return paths[k:], other
+    return paths, merged
 
 
 def _settle(

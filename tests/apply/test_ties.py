@@ -237,3 +237,39 @@ def test_a_line_rewritten_in_place_counts_as_its_near_copy_replaced() -> None:
     result = merge(original, sketch, path="hooks.ts")
     assert isinstance(result, Merged), result
     assert result.text == original.replace("its headres here", "its headers here")
+
+
+SERVE = """package m
+
+func handle(w Writer, ok bool) {
+	if !ok {
+		serve(w)
+	}
+	if ready(w) {
+		serve(w)
+		return
+	}
+	finish(w)
+}
+"""
+SERVE_RETURNS = """// ... existing code ...
+		serve(w)
+		return
+	}
+// ... existing code ...
+"""
+
+
+def test_a_copy_the_file_already_holds_yields_to_the_place_the_sketch_changes() -> None:
+    # The sketch's lines occur verbatim in the second `if`: read there it is no edit at all.
+    result = merge(SERVE, SERVE_RETURNS, path="m.go")
+    assert isinstance(result, Merged), result
+    assert result.text == SERVE.replace("\t\tserve(w)\n\t}", "\t\tserve(w)\n\t\treturn\n\t}", 1)
+
+
+def test_a_copy_yields_only_to_a_place_about_as_good() -> None:
+    # Reading it in the first `if` would also delete two lines the sketch never shows.
+    original = SERVE.replace("\t\tserve(w)\n\t}", "\t\tserve(w)\n\t\tlog(w)\n\t\tflush(w)\n\t}", 1)
+    result = merge(original, SERVE_RETURNS, path="m.go")
+    assert isinstance(result, Refused)
+    assert "unchanged" in result.reason
