@@ -103,11 +103,17 @@ def configure(
 ) -> None:
     """Set the process-wide apply model (a local GGUF wins over a remote endpoint).
 
-    Raises `ConfigError` naming the known formats when `remote_format` is not one of them.
+    Raises `ConfigError` naming the known formats when `remote_format` is not one of them, and
+    when `remote_api_base` is not an http(s) URL.
     """
     global _config, _model
     if remote_format:
         remote_format_profile(remote_format)
+    if remote_api_base and not remote_api_base.lower().startswith(("http://", "https://")):
+        raise ConfigError(
+            f"apply_api_base {remote_api_base!r} is not an http(s) URL "
+            "(an OpenAI-compatible base such as http://localhost:8000/v1)"
+        )
     with _lock:
         _config = ModelConfig(
             model_path, profile, remote_api_base, remote_model, remote_api_key, remote_format

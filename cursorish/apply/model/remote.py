@@ -15,6 +15,7 @@ wrapper tags. The answer then goes through the same merge verifier as a determin
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -138,7 +139,8 @@ class RemoteApplyModel:
             "api_key": self._key(),
             "temperature": 0,
             "timeout": self.timeout_s,
-            "num_retries": 1,
+            "num_retries": 0,  # `complete` retries once itself (litellm's retries need
+            "max_retries": 0,  # tenacity, which is not a dependency)
         }
         if self.profile.predicted:
             kwargs["prediction"] = {"type": "content", "content": original}
@@ -157,14 +159,19 @@ class RemoteApplyModel:
 
         litellm = load_litellm()
         stream = on_token is not None
-        try:
-            response = litellm.completion(
-                **self.request(original, sketch, instruction), stream=stream
-            )
-        except Exception as error:  # litellm raises many types; the user needs one message
-            raise CursorishError(
-                f"remote apply model {self.name} failed: {_short(error)}", ExitCode.APPLY_REFUSED
-            ) from None
+        request = self.request(original, sketch, instruction)
+        for attempt in range(2):  # one retry for what may pass a moment later (429, 5xx, ...)
+            try:
+                response = litellm.completion(**request, stream=stream)
+                break
+            except Exception as error:  # litellm raises many types; the user needs one message
+                wait = self._retry_wait(error) if attempt == 0 else None
+                if wait is None:
+                    raise CursorishError(
+                        f"remote apply model {self.name} failed: {self._explain(error)}",
+                        ExitCode.APPLY_REFUSED,
+                    ) from None
+                time.sleep(wait)
         if not stream:
             return str(response.choices[0].message.content or "")
         assert on_token is not None
@@ -176,11 +183,46 @@ class RemoteApplyModel:
                 text_filter.feed(piece)
         except Exception as error:
             raise CursorishError(
-                f"remote apply model {self.name} failed mid-stream: {_short(error)}",
+                f"remote apply model {self.name} failed mid-stream: {self._explain(error)}",
                 ExitCode.APPLY_REFUSED,
             ) from None
         text_filter.close()
         return "".join(parts)
+
+    def _retry_wait(self, error: Exception) -> float | None:
+        """Seconds to wait before the one retry, or None when retrying cannot help."""
+        from cursorish.planner.failures import classify
+
+        failure = classify(error)
+        if failure.kind not in ("rate_limit", "connection", "unavailable", "cut"):
+            return None  # a timeout would only double the wait; 4xx answers stay the same
+        return min(max(failure.retry_after_s or 0.5, 0.0), 5.0)
+
+    def _explain(self, error: Exception) -> str:
+        """What went wrong, in words that say which setting to look at."""
+        from cursorish.planner.failures import classify
+
+        failure = classify(error)
+        detail = f" ({failure.detail})" if failure.detail else ""
+        status = f"HTTP {failure.status}" if failure.status else ""
+        if failure.kind == "connection":
+            return f"cannot connect to {self.api_base}{detail}: is the server up? (apply_api_base)"
+        if failure.kind == "timeout":
+            return f"no answer within {self.timeout_s:g} s"
+        if failure.kind == "auth":
+            where = f"{self.profile.key_env} or " if self.profile.key_env else ""
+            return (
+                f"{status}: the endpoint refused the API key{detail}; set {where}"
+                "apply_api_key / CURSORISH_APPLY_API_KEY"
+            )
+        if failure.status == 404:
+            return (
+                f"{status}{detail}: check apply_api_base (an OpenAI-compatible base, usually "
+                f"ending in /v1) and apply_remote_model ({self.model!r})"
+            )
+        if status:
+            return f"{status}{detail}"
+        return failure.detail or _short(error)
 
     def apply(
         self,

@@ -60,3 +60,10 @@ def test_an_untrusted_repository_cannot_pick_where_code_is_sent(
     assert any(key == "apply_remote_format" for key, *_ in cfg.ignored)
     configure_apply(cfg)
     assert router.configured_model() is None
+
+
+def test_an_api_base_that_is_no_url_is_a_config_error(user_config: Path) -> None:
+    user_config.write_text('apply_api_base = "localhost:8000"\n')
+    with pytest.raises(ConfigError, match=r"'localhost:8000' is not an http") as info:
+        configure_apply(load_config(None, {}, environ={}))
+    assert info.value.exit_code == ExitCode.CONFIG

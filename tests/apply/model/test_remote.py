@@ -197,3 +197,55 @@ def test_tag_filter_streams_only_the_file() -> None:
         tag_filter.feed(piece)
     tag_filter.close()
     assert "".join(got) == "def f():\n    pass\n"
+
+
+# What a user sees when the endpoint is wrong: one precise line naming the setting to check.
+
+
+def test_an_endpoint_nobody_listens_on_says_so() -> None:
+    outcome = RemoteApplyModel("http://127.0.0.1:1/v1", timeout_s=5).apply(
+        ORIGINAL, SKETCH, path="io.py"
+    )
+    assert isinstance(outcome, Refused), outcome
+    assert outcome.reason.startswith("remote apply model apply at http://127.0.0.1:1/v1 failed: ")
+    assert "cannot connect to http://127.0.0.1:1/v1" in outcome.reason
+    assert "apply_api_base" in outcome.reason and "tenacity" not in outcome.reason
+
+
+def test_a_wrong_path_names_the_settings_to_check() -> None:
+    with ScriptedServer([{"content": MERGED}]) as server:
+        base = server.base_url.removesuffix("/v1") + "/api"  # not where the server listens
+        outcome = RemoteApplyModel(base, timeout_s=5).apply(ORIGINAL, SKETCH, path="io.py")
+    assert isinstance(outcome, Refused), outcome
+    assert "HTTP 404" in outcome.reason and "check apply_api_base" in outcome.reason
+
+
+def test_a_slow_endpoint_times_out_without_a_retry() -> None:
+    with ScriptedServer([{"content": MERGED, "delay_s": 3}]) as server:
+        outcome = RemoteApplyModel(server.base_url, timeout_s=0.5).apply(
+            ORIGINAL, SKETCH, path="io.py"
+        )
+        assert len(server.requests) == 1
+    assert isinstance(outcome, Refused) and outcome.reason.endswith("no answer within 0.5 s")
+
+
+def test_a_rejected_key_names_where_keys_go() -> None:
+    script = [{"content": MERGED, "error": {"status": 401, "times": -1, "message": "bad key"}}]
+    with ScriptedServer(script) as server:
+        outcome = RemoteApplyModel(server.base_url, profile="morph", timeout_s=5).apply(
+            ORIGINAL, SKETCH, path="io.py"
+        )
+        assert len(server.requests) == 1  # the same key would be refused again
+    assert isinstance(outcome, Refused), outcome
+    assert "HTTP 401: the endpoint refused the API key" in outcome.reason
+    assert "MORPH_API_KEY or apply_api_key / CURSORISH_APPLY_API_KEY" in outcome.reason
+
+
+def test_a_busy_endpoint_is_tried_once_more() -> None:
+    script = [{"content": MERGED, "error": {"status": 429, "times": 1, "retry_after": 0}}]
+    with ScriptedServer(script) as server:
+        outcome = RemoteApplyModel(server.base_url, profile="relace", timeout_s=5).apply(
+            ORIGINAL, SKETCH, path="io.py"
+        )
+        assert len(server.requests) == 2
+    assert isinstance(outcome, Merged) and outcome.text == MERGED
