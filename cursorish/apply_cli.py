@@ -32,13 +32,31 @@ def index_percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def _configure_model(args: argparse.Namespace) -> None:
-    """`--apply-model PATH` backs the model engine for this command (else config/environment)."""
-    model_path = getattr(args, "apply_model", None)
-    if model_path:
-        from cursorish.apply.router import configure
+def _configure_model(args: argparse.Namespace, engine: str | None) -> str:
+    """Configure the apply model as every other command does, and return the engine to use.
 
-        configure(model_path=model_path)
+    The layers are those `cursorish config` shows for the current directory: the user's and the
+    repository's config files (apply_model, apply_api_base, apply_remote_*; the repository's only
+    where trusted), the CURSORISH_APPLY_* variables, then `--apply-model` / `--engine`. A forced
+    deterministic engine reads none of it (it has no model to configure).
+    """
+    if engine == "deterministic":
+        return engine
+    from pathlib import Path
+
+    from cursorish.config import load_config
+    from cursorish.config.settings import configure_apply
+    from cursorish.errors import CursorishError
+    from cursorish.gitops.repo import open_repo
+
+    try:
+        root: Path | None = open_repo(Path(".")).root
+    except CursorishError:
+        root = None  # outside a repository: user-level configuration only
+    flags = {"apply_model": getattr(args, "apply_model", None), "apply_engine": engine}
+    cfg = load_config(root, {k: v for k, v in flags.items() if v})
+    configure_apply(cfg)
+    return cfg.get_str("apply_engine") or "auto"
 
 
 def _load_cases(path: str) -> list[dict[str, Any]]:
@@ -70,12 +88,11 @@ def cmd_eval_apply(args: argparse.Namespace) -> int:
     from cursorish.apply.router import apply_sketch
 
     as_json = bool(getattr(args, "json", False))
-    engine = getattr(args, "engine", "deterministic") or "deterministic"
     counts = {"exact": 0, "refused": 0, "wrong": 0}
     by_language: dict[str, dict[str, int]] = {}
     times: list[float] = []
     cases = _load_cases(args.cases)
-    _configure_model(args)
+    engine = _configure_model(args, getattr(args, "engine", None) or "deterministic")
     for case in cases:
         started = time.perf_counter()
         outcome = apply_sketch(
@@ -182,8 +199,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     original = decode_source(data)
     sketch = sketch_data.decode("utf-8", "surrogateescape")
     path = getattr(args, "path", None) or os.path.basename(args.original)
-    engine = getattr(args, "engine", "auto") or "auto"
-    _configure_model(args)
+    engine = _configure_model(args, getattr(args, "engine", None))
     outcome = apply_sketch(original, sketch, path=path, engine=engine)
     if not isinstance(outcome, Merged):
         print(f"cursorish apply: refused ({outcome.engine}): {outcome.reason}", file=sys.stderr)

@@ -198,7 +198,7 @@ def command_parser() -> argparse.ArgumentParser:
     ap.add_argument("original", help="the current file")
     ap.add_argument("sketch", help="the sketch file, or - for standard input")
     ap.add_argument("--path", help="file name for language detection (default: ORIGINAL)")
-    ap.add_argument("--engine", choices=ENGINES, default="auto")
+    ap.add_argument("--engine", choices=ENGINES, help="default: apply_engine of the config (auto)")
     ap.add_argument("--apply-model", metavar="PATH", help="GGUF apply model")
     ap.add_argument("-o", "--output", metavar="FILE", help="write atomically to FILE")
 
