@@ -111,19 +111,49 @@ def test_relace_request_with_and_without_an_instruction() -> None:
     )
 
 
+PREDICTED_SYSTEM = (
+    "You merge a code edit into a file. The <update> shows only the changed parts of the file; "
+    "comments such as '... existing code ...' stand for unchanged code. Reply with the complete "
+    "updated file and nothing else: every line the update does not change exactly as it is in "
+    "<code>, no explanations, no code fences."
+)
+
+
 def test_openai_predicted_outputs_request() -> None:
     _, outcome, body, _, streamed = _apply(
         MERGED, profile="openai-predicted", stream=True, api_key="sk-configured"
     )
-    assert body["model"] == "gpt-4.1-mini"
-    assert body["prediction"] == {"type": "content", "content": ORIGINAL}
-    assert body["messages"][0]["role"] == "system"
-    assert "complete updated file" in body["messages"][0]["content"]
-    assert body["messages"][1] == {
-        "role": "user",
-        "content": f"<code>{ORIGINAL}</code>\n<update>{SKETCH}</update>",
+    # The whole body: Predicted Outputs refuses n > 1, penalties, tools and max_completion_tokens,
+    # so nothing else may go out with `prediction`.
+    assert body == {
+        "model": "gpt-4.1-mini",
+        "messages": [
+            {"role": "system", "content": PREDICTED_SYSTEM},
+            {"role": "user", "content": f"<code>{ORIGINAL}</code>\n<update>{SKETCH}</update>"},
+        ],
+        "prediction": {"type": "content", "content": ORIGINAL},
+        "temperature": 0,
+        "stream": True,
     }
     assert isinstance(outcome, Merged) and outcome.text == MERGED and streamed == MERGED
+    # A chat model may fence its answer; the fence is not part of the file.
+    _, outcome, body, _, _ = _apply(
+        f"```python\n{MERGED}```\n", profile="openai-predicted", instruction="add an encoding"
+    )
+    assert body["messages"][1]["content"] == (
+        f"<instruction>add an encoding</instruction>\n<code>{ORIGINAL}</code>\n"
+        f"<update>{SKETCH}</update>"
+    )
+    assert "stream" not in body and body["prediction"]["content"] == ORIGINAL
+    assert isinstance(outcome, Merged) and outcome.text == MERGED
+
+
+@pytest.mark.parametrize("fmt", ["fastapply", "morph", "relace"])
+def test_the_apply_formats_send_nothing_else(fmt: str) -> None:
+    answer = f"<updated-code>{MERGED}</updated-code>" if fmt == "fastapply" else MERGED
+    _, outcome, body, _, _ = _apply(answer, profile=fmt)
+    assert set(body) == {"model", "messages", "temperature"} and body["temperature"] == 0
+    assert isinstance(outcome, Merged) and outcome.text == MERGED
 
 
 def test_a_model_id_with_a_slash_goes_out_whole() -> None:
