@@ -95,6 +95,8 @@ PROVIDER_KEY_VARS = (
     "TOGETHERAI_API_KEY",
     "XAI_API_KEY",
     "AZURE_API_KEY",
+    "MORPH_API_KEY",  # the hosted apply models' (apply_remote_format = morph | relace)
+    "RELACE_API_KEY",
 )
 
 

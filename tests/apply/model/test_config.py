@@ -67,3 +67,14 @@ def test_an_api_base_that_is_no_url_is_a_config_error(user_config: Path) -> None
     with pytest.raises(ConfigError, match=r"'localhost:8000' is not an http") as info:
         configure_apply(load_config(None, {}, environ={}))
     assert info.value.exit_code == ExitCode.CONFIG
+
+
+def test_cursorish_config_shows_whether_the_hosted_apply_keys_are_set(
+    user_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MORPH_API_KEY", "mk-secret")
+    monkeypatch.delenv("RELACE_API_KEY", raising=False)
+    rows = {key: (value, source) for key, value, source in load_config(None, {}).printable()}
+    assert rows["MORPH_API_KEY"] == ("set", "environment")
+    assert rows["RELACE_API_KEY"] == ("not set", "environment")
+    assert "mk-secret" not in repr(rows)
