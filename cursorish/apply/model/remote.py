@@ -25,6 +25,11 @@ from cursorish.apply.result import ApplyOutcome, Merged, Refused
 from cursorish.errors import CursorishError, ExitCode
 
 ENGINE = "remote"
+_TOKEN_LIMIT = (
+    "failed: the answer stopped at the endpoint's token limit (finish_reason 'length'), cut "
+    "off; raise the server's output limit (vLLM --max-model-len, llama.cpp -n) or edit a "
+    "smaller file"
+)
 DEFAULT_REMOTE_MODEL = "apply"
 
 
@@ -158,36 +163,62 @@ class RemoteApplyModel:
         from cursorish.planner.litellm_loader import load_litellm
 
         litellm = load_litellm()
-        stream = on_token is not None
         request = self.request(original, sketch, instruction)
-        for attempt in range(2):  # one retry for what may pass a moment later (429, 5xx, ...)
-            try:
-                response = litellm.completion(**request, stream=stream)
-                break
-            except Exception as error:  # litellm raises many types; the user needs one message
-                wait = self._retry_wait(error) if attempt == 0 else None
-                if wait is None:
-                    raise CursorishError(
-                        f"remote apply model {self.name} failed: {self._explain(error)}",
-                        ExitCode.APPLY_REFUSED,
-                    ) from None
-                time.sleep(wait)
-        if not stream:
-            return str(response.choices[0].message.content or "")
-        assert on_token is not None
+        if on_token is None:
+            return self._whole_text(self._send(litellm, request, stream=False))
+        response = self._send(litellm, request, stream=True)
         text_filter = TagFilter(self.profile, on_token)
         parts: list[str] = []
+        finishes: list[str] = []
         try:
-            for piece in _deltas(response):
+            for piece in _deltas(response, finishes):
                 parts.append(piece)
                 text_filter.feed(piece)
         except Exception as error:
-            raise CursorishError(
-                f"remote apply model {self.name} failed mid-stream: {self._explain(error)}",
-                ExitCode.APPLY_REFUSED,
-            ) from None
+            raise self._failed(f"failed mid-stream: {self._explain(error)}") from None
+        # litellm makes up a finish reason when none came; its wrapper knows whether one did.
+        if hasattr(response, "received_finish_reason"):
+            sent = response.received_finish_reason or getattr(
+                response, "intermittent_finish_reason", None
+            )
+        else:
+            sent = finishes[-1] if finishes else None
+        if not sent and not parts:
+            # No event stream at all (a server that ignores `stream`): ask for the whole answer.
+            text = self._whole_text(self._send(litellm, request, stream=False))
+            text_filter.feed(text)
+            text_filter.close()
+            return text
+        if not sent:
+            raise self._failed(
+                f"failed: the answer was cut off after {len(''.join(parts))} characters "
+                "(the stream ended without a finish reason)"
+            )
+        if sent == "length":
+            raise self._failed(_TOKEN_LIMIT)
         text_filter.close()
         return "".join(parts)
+
+    def _send(self, litellm: Any, request: dict[str, Any], *, stream: bool) -> Any:
+        """litellm's response; one retry for what may pass a moment later (429, 5xx, ...)."""
+        for attempt in range(2):
+            try:
+                return litellm.completion(**request, stream=stream)
+            except Exception as error:  # litellm raises many types; the user needs one message
+                wait = self._retry_wait(error) if attempt == 0 else None
+                if wait is None:
+                    raise self._failed(f"failed: {self._explain(error)}") from None
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _whole_text(self, response: Any) -> str:
+        choice = response.choices[0]
+        if getattr(choice, "finish_reason", None) == "length":
+            raise self._failed(_TOKEN_LIMIT)
+        return str(choice.message.content or "")
+
+    def _failed(self, what: str) -> CursorishError:
+        return CursorishError(f"remote apply model {self.name} {what}", ExitCode.APPLY_REFUSED)
 
     def _retry_wait(self, error: Exception) -> float | None:
         """Seconds to wait before the one retry, or None when retrying cannot help."""
@@ -256,10 +287,14 @@ def _like_original(merged: str, original: str) -> str:
     return merged
 
 
-def _deltas(response: Iterable[Any]) -> Iterable[str]:
+def _deltas(response: Iterable[Any], finishes: list[str]) -> Iterable[str]:
+    """The text deltas of a stream; finish reasons seen go to `finishes`."""
     for chunk in response:
         choices = getattr(chunk, "choices", None) or []
         for choice in choices:
+            finish = getattr(choice, "finish_reason", None)
+            if finish:
+                finishes.append(str(finish))
             delta = getattr(choice, "delta", None)
             content = getattr(delta, "content", None) if delta is not None else None
             if content:

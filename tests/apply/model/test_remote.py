@@ -279,3 +279,34 @@ def test_a_busy_endpoint_is_tried_once_more() -> None:
         )
         assert len(server.requests) == 2
     assert isinstance(outcome, Merged) and outcome.text == MERGED
+
+
+def test_a_stream_cut_off_is_refused_even_when_what_came_looks_whole() -> None:
+    script = [{"content": MERGED, "cut": {"how": "no_finish", "times": -1}}]
+    with ScriptedServer(script) as server:
+        outcome = RemoteApplyModel(server.base_url, profile="morph").apply(
+            ORIGINAL, SKETCH, path="io.py", on_token=lambda _: None
+        )
+    assert isinstance(outcome, Refused), outcome
+    assert f"failed: the answer was cut off after {len(MERGED)} characters" in outcome.reason
+
+
+def test_an_endpoint_that_does_not_stream_is_asked_for_the_whole_answer() -> None:
+    script = [{"content": MERGED, "cut": {"how": "not_sse", "times": -1}}]
+    with ScriptedServer(script) as server:
+        got: list[str] = []
+        outcome = RemoteApplyModel(server.base_url, profile="relace").apply(
+            ORIGINAL, SKETCH, path="io.py", on_token=got.append
+        )
+        assert [r.get("stream") for r in server.requests] == [True, None]
+    assert isinstance(outcome, Merged) and outcome.text == MERGED and "".join(got) == MERGED
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_stopped_at_the_token_limit_is_refused(stream: bool) -> None:
+    with ScriptedServer([{"content": MERGED, "finish_reason": "length"}]) as server:
+        outcome = RemoteApplyModel(server.base_url, profile="morph").apply(
+            ORIGINAL, SKETCH, path="io.py", on_token=(lambda _: None) if stream else None
+        )
+    assert isinstance(outcome, Refused), outcome
+    assert "failed: the answer stopped at the endpoint's token limit" in outcome.reason
