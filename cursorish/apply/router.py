@@ -63,6 +63,7 @@ class ModelConfig:
     remote_model: str | None = None
     remote_api_key: str | None = None
     remote_format: str | None = None  # fastapply | morph | relace | openai-predicted
+    remote_timeout_s: float = 120.0  # `apply_timeout_s`
 
     @property
     def configured(self) -> bool:
@@ -100,6 +101,7 @@ def configure(
     remote_api_key: str | None = None,
     remote_format: str | None = None,
     profile: str | None = None,
+    remote_timeout_s: float = 120.0,
 ) -> None:
     """Set the process-wide apply model (a local GGUF wins over a remote endpoint).
 
@@ -116,7 +118,13 @@ def configure(
         )
     with _lock:
         _config = ModelConfig(
-            model_path, profile, remote_api_base, remote_model, remote_api_key, remote_format
+            model_path,
+            profile,
+            remote_api_base,
+            remote_model,
+            remote_api_key,
+            remote_format,
+            remote_timeout_s,
         )
         _model = None
 
@@ -170,6 +178,7 @@ def configured_model() -> ApplyModel | None:
                 model=config.remote_model,
                 api_key=config.remote_api_key,
                 profile=remote_format_profile(name) if name else None,
+                timeout_s=config.remote_timeout_s,
             )
         if _config is config:  # only cache what `configure` set; env may change between tests
             _model = model

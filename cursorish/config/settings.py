@@ -153,4 +153,5 @@ def configure_apply(cfg: Config) -> None:
         remote_model=cfg.get_str("apply_remote_model") or None,
         remote_api_key=cfg.get_str("apply_api_key") or None,
         remote_format=remote_format or None,
+        remote_timeout_s=cfg.get_float("apply_timeout_s"),
     )

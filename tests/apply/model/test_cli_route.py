@@ -93,3 +93,14 @@ def test_a_format_nobody_knows_is_exit_8(files: Path, capsys: pytest.CaptureFixt
     _user_config(files, 'apply_remote_format = "cursor-fast"\n')
     assert main(["apply", "a.py", "sketch.txt"]) == 8
     assert "known: fastapply, morph, relace, openai-predicted" in capsys.readouterr().err
+
+
+def test_apply_timeout_s_bounds_the_wait(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with ScriptedServer([{"content": ANSWER, "delay_s": 3}]) as server:
+        _user_config(
+            files,
+            f'apply_api_base = "{server.base_url}"\napply_remote_format = "morph"\n'
+            "apply_timeout_s = 0.5\n",
+        )
+        assert main(["apply", "a.py", "sketch.txt"]) == 3
+    assert capsys.readouterr().err.endswith("failed: no answer within 0.5 s\n")

@@ -78,3 +78,13 @@ def test_cursorish_config_shows_whether_the_hosted_apply_keys_are_set(
     assert rows["MORPH_API_KEY"] == ("set", "environment")
     assert rows["RELACE_API_KEY"] == ("not set", "environment")
     assert "mk-secret" not in repr(rows)
+
+
+def test_apply_timeout_s_reaches_the_remote_model(user_config: Path) -> None:
+    user_config.write_text('apply_remote_format = "morph"\napply_timeout_s = 600\n')
+    configure_apply(load_config(None, {}, environ={}))
+    model = router.configured_model()
+    assert isinstance(model, RemoteApplyModel) and model.timeout_s == 600
+    user_config.write_text('apply_remote_format = "morph"\napply_timeout_s = 0\n')
+    with pytest.raises(ConfigError, match="apply_timeout_s must be more than 0"):
+        load_config(None, {}, environ={})
