@@ -31,6 +31,7 @@ _TOKEN_LIMIT = (
     "smaller file"
 )
 DEFAULT_REMOTE_MODEL = "apply"
+OPENAI_API_BASE = "https://api.openai.com/v1"
 
 
 class TagFilter:
@@ -120,9 +121,12 @@ class RemoteApplyModel:
 
     def _litellm_model(self) -> str:
         # Every format speaks the OpenAI protocol to `api_base`, so litellm's "openai/" route is
-        # always the one; the id after it goes out whole ("Kortix/FastApply-7B-v1.0" on vLLM).
-        # An id written litellm-style ("openai/gpt-4.1-mini") already names that route.
-        return self.model if self.model.startswith("openai/") else f"openai/{self.model}"
+        # always the one; the id after it goes out whole ("Kortix/FastApply-7B-v1.0" on vLLM,
+        # "openai/gpt-oss-20b" on vLLM, "openai/gpt-4.1-mini" on OpenRouter). Only OpenAI's own
+        # API has no ids with a slash: there a litellm-style "openai/gpt-4.1-mini" names the route.
+        if self.model.startswith("openai/") and self.api_base == OPENAI_API_BASE:
+            return self.model
+        return f"openai/{self.model}"
 
     def _key(self) -> str:
         # An endpoint without authentication (a local server) still needs some key for the

@@ -165,6 +165,18 @@ def test_a_model_id_with_a_slash_goes_out_whole() -> None:
     assert isinstance(outcome, Merged)
 
 
+def test_an_id_with_the_openai_prefix_goes_out_whole_to_anyone_but_openai() -> None:
+    # vLLM serving openai/gpt-oss-20b, or a gateway such as OpenRouter, names models that way.
+    _, outcome, body, _, _ = _apply(MERGED, model="openai/gpt-oss-20b", profile="morph")
+    assert body["model"] == "openai/gpt-oss-20b" and isinstance(outcome, Merged)
+    # OpenAI's own API has no such ids: the prefix written litellm-style is litellm's route.
+    own = RemoteApplyModel("https://api.openai.com/v1", model="openai/gpt-4.1-mini")
+    assert own.request("a", "b")["model"] == "openai/gpt-4.1-mini"
+    assert own.profile.name == "openai-predicted"
+    plain = RemoteApplyModel("https://api.openai.com/v1", model="gpt-4.1")
+    assert plain.request("a", "b")["model"] == "openai/gpt-4.1"
+
+
 def test_model_id_picks_the_format() -> None:
     for model_id, name in [
         ("morph-v3-large", "morph"),
