@@ -178,6 +178,8 @@ class RemoteApplyModel:
             for piece in _deltas(response, finishes):
                 parts.append(piece)
                 text_filter.feed(piece)
+        except CursorishError:
+            raise  # from `on_token`: the agent was cancelled, and says so itself
         except Exception as error:
             raise self._failed(f"failed mid-stream: {self._explain(error)}") from None
         # litellm makes up a finish reason when none came; its wrapper knows whether one did.

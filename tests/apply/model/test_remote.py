@@ -11,6 +11,7 @@ from cursorish.apply.model.prompts import get_profile
 from cursorish.apply.model.remote import RemoteApplyModel, TagFilter
 from cursorish.apply.model.validate import REFUSAL_PREFIX
 from cursorish.apply.result import Merged, Refused
+from cursorish.errors import CursorishError
 from cursorish.replay.scripted_server import ScriptedServer
 
 ORIGINAL = (
@@ -322,3 +323,15 @@ def test_an_answer_stopped_at_the_token_limit_is_refused(stream: bool) -> None:
         )
     assert isinstance(outcome, Refused), outcome
     assert "failed: the answer stopped at the endpoint's token limit" in outcome.reason
+
+
+def test_a_cancel_from_on_token_keeps_its_own_words() -> None:
+    def cancelled(_: str) -> None:
+        raise CursorishError("the edit was stopped: the agent was cancelled; file unchanged")
+
+    with ScriptedServer([{"content": MERGED}]) as server:
+        outcome = RemoteApplyModel(server.base_url, profile="morph").apply(
+            ORIGINAL, SKETCH, path="io.py", on_token=cancelled
+        )
+    assert isinstance(outcome, Refused)
+    assert outcome.reason == "the edit was stopped: the agent was cancelled; file unchanged"
