@@ -184,6 +184,8 @@ class Transcript(VerticalScroll):
         # The planner's last text block and its text: a plan is usually that very text.
         self._last_reply: tuple[Static, str] | None = None
         self._last_mount: AwaitMount | None = None
+        # A scroll to the end is scheduled and has not run: the view still counts as following.
+        self._follow_pending = False
         self.queued: dict[int, Static] = {}  # message id -> its "queued" line
 
     def on_mount(self) -> None:
@@ -273,7 +275,9 @@ class Transcript(VerticalScroll):
         mine = [e for seq, e in events if seq > self.base_seq and e.agent_id == self.agent_id]
         if not mine:
             return
-        follow = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        # Events that come while the last follow's scroll is still waiting for its mount would
+        # otherwise find the view short of the end and stop following.
+        follow = self._follow_pending or self.is_vertical_scroll_end or self.max_scroll_y == 0
         text = ""
         for event in mine:
             if isinstance(event, ev.PlannerText):
@@ -288,14 +292,18 @@ class Transcript(VerticalScroll):
         if follow:  # the user was reading the end: keep it in view
             self._follow()
 
+    def _followed(self) -> None:
+        self._follow_pending = False
+
     def _follow(self) -> None:
         """Scroll to the end once what was just mounted is laid out."""
         pending, self._last_mount = self._last_mount, None
+        self._follow_pending = True
 
         async def scroll() -> None:
             if pending is not None:
                 await pending
-            self.scroll_end(animate=False)
+            self.scroll_end(animate=False, on_complete=self._followed)
 
         self.call_later(scroll)
 
