@@ -660,8 +660,10 @@ def _kept_blanks(
     for (k1, j1), (k2, j2) in itertools.pairwise(anchors):
         if j2 <= j1 + 1:
             continue
-        if not (_same(chunk.lines[k1], source[j1]) and _same(chunk.lines[k2], source[j2])):
+        if not _same(chunk.lines[k2], source[j2]):
             continue  # re-indented lines: the code around them is restructured, not spaced
+        # Only the first re-indented: the spacing before the second is still the code's own.
+        restructured = not _same(chunk.lines[k1], source[j1])
         lead: list[int] = []
         j = j1 + 1
         while j < j2 and not source[j].strip():
@@ -677,6 +679,8 @@ def _kept_blanks(
             # Lines left out between two shown ones, not a block's body: the wider spacing
             # around them is the code's own, kept where it was.
             before[k2] = tail
+            continue
+        if restructured:
             continue
         if lead:
             after[k1] = lead

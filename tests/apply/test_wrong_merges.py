@@ -287,3 +287,46 @@ def test_deleted_lines_keep_the_blank_line_after_them() -> None:
         '        if not message.get("more", False):\n            break\n', ""
     )
     assert _merged(_STREAM_ORIGINAL, _STREAM_SKETCH, "pump.py") == expected
+
+
+# The same when the line before the left-out lines is re-indented (code lifted out of an
+# `else` block): the blank line before the next shown line is still the code's own.
+_LIFT_ORIGINAL = """package web
+
+import "net/http"
+
+func (c *ctx) send(code int) error {
+\t// keep the status until the first write
+\tif r, err := unwrap(c.w); err == nil {
+\t\tr.Status = code
+\t} else {
+\t\tresp := c.Response()
+\t\tc.setResponse(resp, code)
+\t\tdefer c.setResponse(resp)
+\t}
+
+\treturn c.flush()
+}
+
+func (c *ctx) other() int {
+\treturn http.StatusOK
+}
+"""
+
+_LIFT_SKETCH = """\t// keep the status until the first write
+\tresp := c.Response()
+\tc.setResponse(resp, code)
+\tdefer c.setResponse(resp)
+\treturn c.flush()
+"""
+
+
+def test_lifted_lines_keep_the_blank_line_before_the_next_shown_one() -> None:
+    old_block = (
+        "\tif r, err := unwrap(c.w); err == nil {\n\t\tr.Status = code\n\t} else {\n"
+        "\t\tresp := c.Response()\n\t\tc.setResponse(resp, code)\n\t\tdefer c.setResponse(resp)\n"
+        "\t}\n"
+    )
+    new_block = "\tresp := c.Response()\n\tc.setResponse(resp, code)\n\tdefer c.setResponse(resp)\n"
+    expected = _LIFT_ORIGINAL.replace(old_block, new_block)
+    assert _merged(_LIFT_ORIGINAL, _LIFT_SKETCH, "web.go") == expected
