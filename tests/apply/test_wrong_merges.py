@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
+from cursorish.apply.verify import verify_merge
+from cursorish.apply.verify.toplevel import _declared_twice
 
 
 def _merged(original: str, sketch: str, path: str) -> str:
@@ -330,3 +332,61 @@ def test_lifted_lines_keep_the_blank_line_before_the_next_shown_one() -> None:
     new_block = "\tresp := c.Response()\n\tc.setResponse(resp, code)\n\tdefer c.setResponse(resp)\n"
     expected = _LIFT_ORIGINAL.replace(old_block, new_block)
     assert _merged(_LIFT_ORIGINAL, _LIFT_SKETCH, "web.go") == expected
+
+
+# The verifier: a top-level name the original declares once, declared twice in the result (a
+# new declaration placed apart from the old one it was meant to replace).
+_TYPES_ORIGINAL = """import { api } from './api'
+
+export function ping() {
+  return api.get('/ping')
+}
+
+export function version() {
+  return api.get('/version')
+}
+
+export function status() {
+  return api.get('/status')
+}
+
+/**
+ * @deprecated Use `unknown` instead.
+ */
+export type Payload = object
+
+export function send(p: Payload) {
+  return api.post(p)
+}
+"""
+
+_TYPES_SKETCH = """/**
+ * @deprecated Use `unknown` instead.
+ */
+export type Payload = unknown
+// ... existing code ...
+"""
+
+
+def test_verifier_refuses_a_top_level_name_declared_twice() -> None:
+    placed_apart = _TYPES_SKETCH.split("// ...", maxsplit=1)[0] + _TYPES_ORIGINAL
+    problem = verify_merge(_TYPES_ORIGINAL, _TYPES_SKETCH, placed_apart, path="types.ts")
+    assert problem is not None and "'Payload' twice" in problem
+    replaced = _TYPES_ORIGINAL.replace("= object", "= unknown")
+    assert verify_merge(_TYPES_ORIGINAL, _TYPES_SKETCH, replaced, path="types.ts") is None
+
+
+def test_top_level_variants_may_repeat_a_name() -> None:
+    assert (
+        _declared_twice(
+            ["#[cfg(unix)]", "fn host() {}"],
+            ["#[cfg(unix)]", "fn host() {}", "", "#[cfg(not(unix))]", "fn host() {}"],
+            "rust",
+        )
+        is None
+    )
+    # Python may define a name again on purpose: no compiler refuses it.
+    twice = ["def read(x): ...", "def read(x): ..."]
+    assert _declared_twice(["def read(x): ..."], twice, "python") is None
+    assert _declared_twice(["func init() {}"], ["func init() {}", "func init() {}"], "go") is None
+    assert _declared_twice(["func Run() {}"], ["func Run() {}", "func Run() {}"], "go")
