@@ -6,7 +6,7 @@ from __future__ import annotations
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 from cursorish.apply.verify import verify_merge
-from cursorish.apply.verify.toplevel import _declared_twice
+from cursorish.apply.verify.toplevel import _declared_twice, _ts_imported
 
 
 def _merged(original: str, sketch: str, path: str) -> str:
@@ -390,3 +390,42 @@ def test_top_level_variants_may_repeat_a_name() -> None:
     assert _declared_twice(["def read(x): ..."], twice, "python") is None
     assert _declared_twice(["func init() {}"], ["func init() {}", "func init() {}"], "go") is None
     assert _declared_twice(["func Run() {}"], ["func Run() {}", "func Run() {}"], "go")
+
+
+# The verifier: a sketch that adds `Shape` to a multi-line type import while the file's own
+# `type Shape` stays under a marker: the file would both import and declare the name.
+_SHAPE_ORIGINAL = """import { useMemo } from 'react'
+import type {
+  Api,
+  Creator,
+} from './core'
+
+const VERSION = 1
+
+type Shape<S> = S extends { get: () => infer T } ? T : never
+
+export function use<S>(api: Api<S>): Shape<S> {
+  return useMemo(() => api.get(), [api])
+}
+"""
+
+_SHAPE_SKETCH = """// ... existing code ...
+import type {
+  Api,
+  Creator,
+  Shape,
+} from './core'
+// ... existing code ...
+"""
+
+
+def test_verifier_refuses_a_name_both_imported_and_declared() -> None:
+    both = _SHAPE_ORIGINAL.replace("  Creator,\n", "  Creator,\n  Shape,\n")
+    problem = verify_merge(_SHAPE_ORIGINAL, _SHAPE_SKETCH, both, path="use.ts")
+    assert problem is not None and "imports 'Shape'" in problem
+    assert _ts_imported(["import React, { useMemo as memo, type FC } from 'react'"]) == {
+        "React",
+        "memo",
+        "FC",
+    }
+    assert _ts_imported(["import * as path from 'node:path'", "import './side.css'"]) == {"path"}

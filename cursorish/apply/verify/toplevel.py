@@ -1,5 +1,5 @@
-"""Names the merged file declares twice at its top level where the original declares them once:
-a new declaration written beside the old one it was meant to replace."""
+"""Names the merged file declares twice at its top level (or imports and declares) where the
+original does not: a new declaration or import beside the old declaration it replaces."""
 
 from __future__ import annotations
 
@@ -54,3 +54,66 @@ def _declared_twice(before: list[str], after: list[str], lang: str) -> str | Non
                 "declares it once: the new declaration should have replaced the old one"
             )
     return None
+
+
+_TS_DECLARED = re.compile(
+    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?"
+    r"(?:type|interface|class|enum|const|let|var|function\*?)\s+([A-Za-z_$][\w$]*)"
+)
+_TS_FROM = re.compile(r"\bfrom\s*['\"]|^import\s*['\"]")
+
+
+def _ts_imported(lines: list[str]) -> set[str]:
+    """The names a TypeScript/JavaScript file's top-level `import` statements bind."""
+    names: set[str] = set()
+    statement: list[str] = []
+    for line in lines:
+        if not statement and not line.startswith("import"):
+            continue
+        statement.append(line)
+        if not _TS_FROM.search(line):
+            continue
+        text = " ".join(statement)
+        statement = []
+        head = re.sub(r"^import\s+(?:type\s+)?", "", text.split(" from")[0]).strip()
+        braces = re.search(r"\{([^}]*)\}", head)
+        if braces:
+            for part in braces.group(1).split(","):
+                words = part.replace("type ", " ").split()
+                if words:
+                    names.add(words[-1])
+            head = head[: braces.start()]
+        for part in head.split(","):
+            words = part.split()
+            if words and re.fullmatch(r"[A-Za-z_$][\w$]*", words[-1]):
+                names.add(words[-1])
+    return names
+
+
+def _ts_conflicts(lines: list[str]) -> set[str]:
+    imported = _ts_imported(lines)
+    if not imported:
+        return set()
+    declared = set()
+    for line in lines:
+        if line[:1].isalpha():
+            match = _TS_DECLARED.match(line)
+            if match:
+                declared.add(match.group(1))
+    return imported & declared
+
+
+def _imported_and_declared(before: list[str], after: list[str], lang: str) -> str | None:
+    """A name the merged file both imports and declares at its top level (TypeScript and
+    JavaScript refuse the file) where the original did not: the sketch imports what the file
+    defined, and most likely deleted the definition (under a marker, it stayed)."""
+    if lang not in ("typescript", "tsx", "javascript"):
+        return None
+    new = _ts_conflicts(after) - _ts_conflicts(before)
+    if not new:
+        return None
+    name = sorted(new)[0]
+    return (
+        f"the merged file imports {name!r} and also declares it at its top level: the "
+        "declaration was most likely meant to go"
+    )
