@@ -6,6 +6,7 @@ from __future__ import annotations
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 from cursorish.apply.verify import verify_merge
+from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.toplevel import _declared_twice, _ts_imported
 
 
@@ -429,3 +430,34 @@ def test_verifier_refuses_a_name_both_imported_and_declared() -> None:
         "FC",
     }
     assert _ts_imported(["import * as path from 'node:path'", "import './side.css'"]) == {"path"}
+
+
+# The verifier: a Go sketch that rewrites the line reading `label` and leaves the lines that
+# declare it under a marker: Go does not compile a local declared and never read.
+_LABEL_ORIGINAL = """package auth
+
+func header(realm string) string {
+\tlabel := "default"
+\tif realm != "" {
+\t\tlabel = quote(realm)
+\t}
+
+\t// browsers need the realm
+\treturn "Basic realm=" + label
+}
+"""
+
+_LABEL_SKETCH = """\t// browsers need the realm
+\treturn "Basic realm=" + quote(realm)
+// ... existing code ...
+"""
+
+
+def test_verifier_refuses_a_go_local_left_unread() -> None:
+    kept = _LABEL_ORIGINAL.replace('"Basic realm=" + label', '"Basic realm=" + quote(realm)')
+    sketch = "// ... existing code ...\n" + _LABEL_SKETCH
+    problem = verify_merge(_LABEL_ORIGINAL, sketch, kept, path="auth.go")
+    assert problem is not None and "no longer uses 'label'" in problem
+    # Still read elsewhere: it stands.
+    read = kept.replace("\t// browsers", "\tlog(label)\n\t// browsers")
+    assert _unused_go_local(_LABEL_ORIGINAL.split("\n"), read.split("\n")) is None

@@ -18,6 +18,7 @@ every change it makes is explained by the sketch:
 - a telling line the sketch repeats from the original is not left twice in the result;
 - a name the original declares once at its top level is not declared there twice, nor
   both imported and declared there (TypeScript, JavaScript);
+- a Go local the original declares and reads is not left declared and never read;
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
 - the result parses with no more syntax errors than the original.
@@ -25,8 +26,9 @@ every change it makes is explained by the sketch:
 The package splits the checks by what they look at: `shape` (the sketch's chunks between
 markers), `alignment` (which original line each result line is), `check` (one verification,
 run over every reading of where the chunks sit), with its parts in `placement`, `indentation`,
-`deletions`, `repeats` and `structure`, `imports` (imports orphaned by the merge) and
-`toplevel` (top-level names declared twice, or imported and declared).
+`deletions`, `repeats` and `structure`, `imports` (imports orphaned by the merge),
+`go_locals` (Go locals left unread) and `toplevel` (top-level names declared twice, or
+imported and declared).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from cursorish.apply.verify.alignment import _lines
 from cursorish.apply.verify.check import _Check
 from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deletions import EDGE_CUT
+from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.shape import _shape
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
@@ -78,6 +81,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
         problem = _dead_definition(before, after, lang.name, {x.strip() for x in lines})
+    if problem is None and lang.name == "go":
+        problem = _unused_go_local(before, after)
     if problem is None:
         problem = _declared_twice(before, after, lang.name)
     if problem is None:
