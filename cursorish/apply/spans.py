@@ -254,19 +254,42 @@ def _extend_exact(
     span.b = j + 1
 
 
+def _same_start(a: str, b: str) -> bool:
+    """Whether two lines share a long start (most of the shorter one)."""
+    x, y = a.strip(), b.strip()
+    prefix = _common_prefix(x, y)
+    return prefix >= 8 and prefix >= 0.6 * min(len(x), len(y))
+
+
 def _extend_similar(
     lines: list[str], source: list[str], span: Span, lower: int, upper: int
 ) -> None:
-    """A changed first (last) line of context replaces its original instead of joining it."""
+    """A changed first (last) line of context replaces its original instead of joining it;
+    at the end also past blank lines both have, for a line that starts as its original does."""
     matched = span.matched
     k0 = min(matched)
     while k0 > 0 and span.a > lower and similar(lines[k0 - 1], source[span.a - 1]):
         k0 -= 1
         span.a -= 1
     k1 = max(matched)
-    while k1 + 1 < len(lines) and span.b < upper and similar(lines[k1 + 1], source[span.b]):
-        k1 += 1
-        span.b += 1
+    while True:
+        # Over blank lines the sketch and the original both have there (a new paragraph).
+        run = 0
+        while (
+            k1 + run + 1 < len(lines)
+            and span.b + run < upper
+            and not lines[k1 + run + 1].strip()
+            and not source[span.b + run].strip()
+        ):
+            run += 1
+        k, j = k1 + run + 1, span.b + run
+        if k >= len(lines) or j >= upper or not similar(lines[k], source[j]):
+            return
+        if run and not _same_start(lines[k], source[j]):
+            return  # past blank lines, only a line that starts as the original one does
+        for x in range(run):
+            matched[k1 + 1 + x] = span.b + x
+        k1, span.b = k, j + 1
 
 
 def block_end(index: Index, j: int) -> int:

@@ -461,3 +461,40 @@ def test_verifier_refuses_a_go_local_left_unread() -> None:
     # Still read elsewhere: it stands.
     read = kept.replace("\t// browsers", "\tlog(label)\n\t// browsers")
     assert _unused_go_local(_LABEL_ORIGINAL.split("\n"), read.split("\n")) is None
+
+
+# A chunk that ends, past a blank line it shares with the original, with an edited version of
+# the original's next line (a doc comment given a full stop and a second line): the edited
+# line replaces that original line instead of going in above it.
+_DOC_ORIGINAL = """package mw
+
+// Config holds the options.
+type Config struct {
+\tSkip bool
+}
+
+// Getter returns the method from the request
+type Getter func(r *Request) string
+
+func other() int {
+\treturn 1
+}
+"""
+
+_DOC_SKETCH = """// ... existing code ...
+type Config struct {
+\tSkip bool
+}
+
+// Getter returns the method from the request.
+// It should return a standard HTTP method name.
+// ... rest of the file unchanged ...
+"""
+
+
+def test_an_edited_line_past_a_shared_blank_line_replaces_its_original() -> None:
+    expected = _DOC_ORIGINAL.replace(
+        "from the request\n",
+        "from the request.\n// It should return a standard HTTP method name.\n",
+    )
+    assert _merged(_DOC_ORIGINAL, _DOC_SKETCH, "mw.go") == expected
