@@ -25,6 +25,8 @@ wrong merges were looked at once, by kind, in issue 17's round) and `heldout-pai
 (typer, cobra, immer, log; never looked at while tuning): measure on them, do not tune to them.
 `heldout-pairs-4.jsonl.gz` (click, gorilla/mux, valtio, bytes) was built last, after the
 tuning rounds of issue 17, and only ever measured: the final check on unseen code.
+`heldout-pairs-5.jsonl.gz` (werkzeug, pflag, hono, serde_json) came in the middle of the last
+round to give the tuning more kinds of code to look at (a seen set).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ DATA = Path(__file__).parent / "data" / "heldout-pairs.jsonl.gz"
 UNSEEN = DATA.with_name("heldout-pairs-2.jsonl.gz")
 UNSEEN_2 = DATA.with_name("heldout-pairs-3.jsonl.gz")
 UNSEEN_3 = DATA.with_name("heldout-pairs-4.jsonl.gz")
+MORE_SEEN = DATA.with_name("heldout-pairs-5.jsonl.gz")
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
 _WORDINGS = (
