@@ -8,30 +8,14 @@ import random
 import pytest
 
 from cursorish.apply.syntax import Aligned, new_errors
-from cursorish.apply.verify.alignment import _diff, _lines
+from cursorish.apply.verify.alignment import _diff, _lines, changed_rows
 from tests.apply.heldout import UNSEEN, pairs
-
-
-def _changed_rows(before: list[str], after: list[str], old_of: list[int]) -> list[int]:
-    """Merged rows that are new, and both rows around each deletion."""
-    rows: list[int] = []
-    previous = -1
-    for r, j in enumerate(old_of):
-        if j < 0:
-            rows.append(r)
-            continue
-        if j != previous + 1:
-            rows.extend((r - 1, r) if r > 0 else (r,))
-        previous = j
-    if previous != len(before) - 1 and after:
-        rows.append(len(after) - 1)
-    return rows
 
 
 def _both_ways(original: str, merged: str, lang: str) -> tuple[str | None, str | None]:
     before, after = _lines(original), _lines(merged)
     old_of = _diff(before, after)
-    changed = _changed_rows(before, after, old_of)
+    changed = changed_rows(old_of, len(before))
     fast = new_errors(original, merged, lang, changed, Aligned(before, after, old_of))
     whole = new_errors(original, merged, lang, changed)
     return fast, whole

@@ -18,6 +18,22 @@ def _lines(text: str) -> list[str]:
     return [x[:-1] if x.endswith("\r") else x for x in lines]
 
 
+def changed_rows(old_of: list[int], before_count: int) -> list[int]:
+    """Result rows that are new (`old_of` -1), and both rows around each deletion."""
+    rows: list[int] = []
+    previous = -1
+    for r, j in enumerate(old_of):
+        if j < 0:
+            rows.append(r)
+            continue
+        if j != previous + 1:
+            rows.extend((r - 1, r) if r > 0 else (r,))
+        previous = j
+    if previous != before_count - 1 and old_of:
+        rows.append(len(old_of) - 1)
+    return rows
+
+
 def _diff(before: list[str], after: list[str]) -> list[int]:
     """For each result line, the original line it is (unchanged, in order), or -1 for new."""
     old_of = [-1] * len(after)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cursorish.apply.lines import key as _key
-from cursorish.apply.verify.alignment import _diff
+from cursorish.apply.verify.alignment import _diff, changed_rows
 from cursorish.apply.verify.deletions import _Deletions
 from cursorish.apply.verify.indentation import _Indentation
 from cursorish.apply.verify.placement import _Placement
@@ -33,18 +33,7 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
         """Result rows the merge wrote, and both rows around each deletion (None: unknown)."""
         if len(self.old_of) != len(self.after):
             return None
-        rows: list[int] = []
-        previous = -1
-        for r, j in enumerate(self.old_of):
-            if j < 0:
-                rows.append(r)
-                continue
-            if j != previous + 1:
-                rows.extend((r - 1, r) if r > 0 else (r,))
-            previous = j
-        if previous != len(self.before) - 1 and self.after:
-            rows.append(len(self.after) - 1)
-        return rows
+        return changed_rows(self.old_of, len(self.before))
 
     # -- judging one reading -----------------------------------------------------------------
 
