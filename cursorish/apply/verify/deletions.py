@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from cursorish.apply.lines import indent_width as _width
 from cursorish.apply.verify.state import _CheckState
 
@@ -75,7 +77,11 @@ class _Deletions(_CheckState):
             # file's many copies of them.
             if c1 is not None and self._bare_edge(spans[c1][0], r1, gone):
                 return self._bare(what, spans[c1][0], r1)
-            if c2 is not None and self._bare_edge(r2, spans[c2][1], gone):
+            if (
+                c2 is not None
+                and self._bare_edge(r2, spans[c2][1], gone)
+                and not (c1 == c2 and self._closes_gap(spans[c2][0], r2, spans[c2][1], gone))
+            ):
                 return self._bare(what, r2, spans[c2][1])
             return None
         if c1 is not None and c1 == c2:
@@ -94,6 +100,46 @@ class _Deletions(_CheckState):
             and len(rows) >= 2  # one closing line is often the edit's own context
             and all(not any(ch.isalnum() for ch in self.after[r]) for r in rows)
         )
+
+    def _closes_gap(self, head: int, first: int, last: int, gone: list[int]) -> bool:
+        """Whether the bracket lines ending the chunk that starts at result row `head`
+        (rows `first`..`last`) are placed by the block structure rather than by their copies:
+        the last closes a block whose opening line the chunk shows, or the first closes the
+        block the gone lines sit in (all of them deeper), opened by a line with code on it
+        (not a bare `{` of a list entry, which could as well be new), after a chunk head
+        holding a line the original has once. Either way the nearest copy is the one meant."""
+        rows = [r for r in range(first, last + 1) if self.after[r].strip()]
+        if not rows or any(self.old_of[r] < 0 for r in rows):
+            return False
+        shown = {self.old_of[r] for r in range(head, first) if self.old_of[r] >= 0}
+        for row in (rows[-1], rows[0]):
+            j = self.old_of[row]
+            depth = _width(self.before[j])
+            if not self.before[j].lstrip().startswith(("}", ")", "]")):
+                continue
+            opener = j - 1
+            while opener >= 0 and (
+                not self.before[opener].strip() or _width(self.before[opener]) > depth
+            ):
+                opener -= 1
+            if opener < 0:
+                continue
+            if row == rows[-1] and opener in shown:
+                return True
+            if (
+                row == rows[0]
+                and opener < gone[0]
+                and any(ch.isalnum() for ch in self.before[opener])
+                and self._holds_once(shown)
+            ):
+                return True
+        return False
+
+    def _holds_once(self, lines: set[int]) -> bool:
+        """Whether one of these original lines (non-blank) occurs once in the original."""
+        keys = {self.before_keys[j] for j in lines if self.before_keys[j]}
+        counts = Counter(k for k in self.before_keys if k in keys)
+        return any(count == 1 for count in counts.values())
 
     def _bare(self, what: str, low: int, high: int) -> str:
         shown = " ".join(self.after[r].strip() for r in range(low, high + 1) if self.after[r])
