@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.verify.rust_uses import _orphaned_binding
 
 STORE = """\
 export function makeStore(name: string) {
@@ -90,3 +91,52 @@ export const shelf = () => {
 def test_bare_entry_brackets_do_not_place_a_replacement() -> None:
     outcome = merge(ENTRIES, ENTRIES_SKETCH, path="shelf.ts")
     assert isinstance(outcome, Refused), outcome
+
+
+CACHE_RS = """\
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+pub struct Cache;
+
+static TABLE: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+fn lookup(key: &str) -> usize {
+    let map: HashMap<&str, usize> = HashMap::new();
+    map.get(key).copied().unwrap_or(TABLE.lock().unwrap().len())
+}
+"""
+
+# The sketch drops the `Mutex` import (the static goes, its deletion not shown): keeping the
+# static under the marker would leave `Mutex` unbound.
+CACHE_SKETCH = """\
+use std::collections::HashMap;
+
+pub struct Cache;
+// ... existing code ...
+fn lookup(key: &str) -> usize {
+    let map: HashMap<&str, usize> = HashMap::new();
+    map.get(key).copied().unwrap_or(0)
+}
+"""
+
+
+def test_rust_import_removed_while_the_file_still_uses_it_is_refused() -> None:
+    outcome = merge(CACHE_RS, CACHE_SKETCH, path="cache.rs")
+    assert isinstance(outcome, Refused)
+    assert "removes the import of 'Mutex'" in outcome.reason
+
+
+def test_rust_import_moved_into_the_function_that_uses_it_is_not_doubted() -> None:
+    before = ["use std::fmt::Write;", "", "fn show(out: &mut String) {", "    out.push('x');", "}"]
+    after = [
+        "fn show(out: &mut String) {",
+        "    use std::fmt::Write;",
+        "    write!(out, 'x').ok();",
+        "    let _ = Write::write_str;",
+        "}",
+    ]
+    assert _orphaned_binding(before, after, "rust") is None
+    stays = ["fn keep(w: &mut dyn Write) {}", *after]
+    reason = _orphaned_binding(before, stays, "rust")
+    assert reason is not None and "'Write'" in reason

@@ -27,8 +27,8 @@ The package splits the checks by what they look at: `shape` (the sketch's chunks
 markers), `alignment` (which original line each result line is), `check` (one verification,
 run over every reading of where the chunks sit), with its parts in `placement`, `indentation`,
 `deletions`, `repeats` and `structure`, `imports` (imports orphaned by the merge),
-`go_locals` (Go locals left unread) and `toplevel` (top-level names declared twice, or
-imported and declared).
+`go_locals` (Go locals left unread), `rust_uses` (Rust `use`s removed while still used) and
+`toplevel` (top-level names declared twice, or imported and declared).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deletions import EDGE_CUT
 from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
+from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.shape import _shape
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
 
@@ -77,6 +78,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
             aligned = Aligned(before, after, check.old_of)
     if problem is None and lang.name in ("go", "python"):
         problem = _orphaned_import(before, after, lang.name)
+    if problem is None:
+        problem = _orphaned_binding(before, after, lang.name)
     if problem is None and lang.name in ("go", "python"):
         problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
