@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.verify.depth import _repasted
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 
 STORE = """\
@@ -140,3 +141,37 @@ def test_rust_import_moved_into_the_function_that_uses_it_is_not_doubted() -> No
     stays = ["fn keep(w: &mut dyn Write) {}", *after]
     reason = _orphaned_binding(before, stays, "rust")
     assert reason is not None and "'Write'" in reason
+
+
+def test_a_chunk_that_rewrites_the_lines_it_replaces_at_another_depth_is_doubted() -> None:
+    before = [
+        "export function wire(api) {",
+        "  api.onSave = () => {",
+        "    const next = api.read()",
+        "    if (next) {",
+        "      api.store(next)",
+        "    }",
+        "  }",
+        "}",
+    ]
+    # A snippet pasted flush left, written in place of the lines it repeats.
+    after = [
+        *before[:3],
+        "if (next) {",
+        "  api.store(next)",
+        "  api.log(next)",
+        "}",
+        *before[6:],
+    ]
+    old_of = [0, 1, 2, -1, -1, -1, -1, 6, 7]
+    reason = _repasted(before, after, old_of, [(3, 6)])
+    assert reason is not None and "another indentation" in reason
+    # The same edit at the file's depth: nothing to doubt (its lines are new or kept).
+    deep = [
+        *before[:3],
+        "    if (next) {",
+        "      api.store(next)",
+        "      api.log(next)",
+        *before[5:],
+    ]
+    assert _repasted(before, deep, [0, 1, 2, 3, 4, -1, 5, 6, 7], [(3, 6)]) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cursorish.apply.lines import key as _key
 from cursorish.apply.verify.alignment import _diff, changed_rows
 from cursorish.apply.verify.deletions import _Deletions
+from cursorish.apply.verify.depth import _repasted
 from cursorish.apply.verify.indentation import _Indentation
 from cursorish.apply.verify.placement import _Placement
 from cursorish.apply.verify.repeats import _Repeats
@@ -64,6 +65,9 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
         if problem:
             return problem
         problem = self._deletions(chunk_of, spans)
+        if problem:
+            return problem
+        problem = _repasted(self.before, self.after, self.old_of, spans)
         if problem:
             return problem
         problem = self._empty_markers(spans)
