@@ -175,3 +175,41 @@ def test_a_chunk_that_rewrites_the_lines_it_replaces_at_another_depth_is_doubted
         *before[5:],
     ]
     assert _repasted(before, deep, [0, 1, 2, 3, 4, -1, 5, 6, 7], [(3, 6)]) is None
+
+
+LIBS = """\
+export const libraries = [
+  {
+    name: "alpha",
+    url: "https://alpha.example",
+    stars: 10,
+  },
+  {
+    name: "beta",
+    url: "https://beta.example",
+    stars: 20,
+  },
+]
+"""
+
+# A new entry after "alpha": its `{` and `},` are bare brackets, so the new fields could
+# replace beta's (the file's next `{` ... `},`) as well as go in before it.
+LIBS_SKETCH = """\
+// ... existing code ...
+    stars: 10,
+  },
+  {
+    name: "gamma",
+    url: "https://gamma.example",
+    stars: 30,
+  },
+// ... existing code ...
+"""
+
+
+def test_new_fields_between_bare_entry_brackets_do_not_replace_the_next_entry() -> None:
+    outcome = merge(LIBS, LIBS_SKETCH, path="libs.ts")
+    if isinstance(outcome, Merged):
+        assert "beta" in outcome.text  # inserted, never written over the next entry
+    else:
+        assert "bracket lines" in outcome.reason

@@ -83,6 +83,8 @@ class _Deletions(_CheckState):
                 and not (c1 == c2 and self._closes_gap(spans[c2][0], r2, spans[c2][1], gone))
             ):
                 return self._bare(what, r2, spans[c2][1])
+            if c1 is not None and c1 == c2 and self._bare_entry(spans[c1], r1, r2, gone):
+                return self._bare(what, r1, r1)
             return None
         if c1 is not None and c1 == c2:
             return None  # deleted between two sketch lines shown next to each other
@@ -134,6 +136,29 @@ class _Deletions(_CheckState):
             ):
                 return True
         return False
+
+    def _bare_entry(self, span: tuple[int, int], r1: int, r2: int, gone: list[int]) -> bool:
+        """Whether the gap's lines were replaced between bare brackets on both sides: the
+        chunk's kept lines just before it (back to one with code) and all its kept lines after
+        it are brackets only (`},` `{` ... `},`), so the new lines could as well be a new entry
+        in brackets of its own beside the old one as the old entry rewritten."""
+        if len(gone) < _BARE_GAP:
+            return False
+        first, last = span
+        before_rows = []
+        for r in range(r1, first - 1, -1):
+            if not self.after[r].strip():
+                continue
+            if self.old_of[r] < 0 or any(ch.isalnum() for ch in self.after[r]):
+                break
+            before_rows.append(r)
+        if not before_rows or not self.after[before_rows[0]].rstrip().endswith(("{", "[", "(")):
+            return False
+        after_rows = [r for r in range(r2, last + 1) if self.after[r].strip()]
+        return bool(after_rows) and all(
+            self.old_of[r] >= 0 and not any(ch.isalnum() for ch in self.after[r])
+            for r in after_rows
+        )
 
     def _holds_once(self, lines: set[int]) -> bool:
         """Whether one of these original lines (non-blank) occurs once in the original."""
