@@ -6,6 +6,7 @@ from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
 from cursorish.apply.verify.depth import _repasted
 from cursorish.apply.verify.rust_uses import _orphaned_binding
+from cursorish.apply.verify.ts_imports import _orphaned_ts_import
 
 STORE = """\
 export function makeStore(name: string) {
@@ -213,3 +214,41 @@ def test_new_fields_between_bare_entry_brackets_do_not_replace_the_next_entry() 
         assert "beta" in outcome.text  # inserted, never written over the next entry
     else:
         assert "bracket lines" in outcome.reason
+
+
+POLYFILL_TS = """\
+import fetch from 'node-fetch'
+import type { Client } from './client'
+
+// older runtimes have no global fetch
+globalThis.fetch ??= fetch
+
+export function connect(client: Client) {
+  return client.open()
+}
+"""
+
+# The sketch drops the `fetch` import (the polyfill goes, its deletion not shown): keeping the
+# polyfill under the marker would leave `fetch` unbound.
+POLYFILL_SKETCH = """\
+import type { Client } from './client'
+// ... existing code ...
+export function connect(client: Client) {
+  return client.open(true)
+}
+"""
+
+
+def test_ts_import_removed_while_top_level_code_still_uses_it_is_refused() -> None:
+    outcome = merge(POLYFILL_TS, POLYFILL_SKETCH, path="connect.ts")
+    assert isinstance(outcome, Refused)
+    assert "removes the import of 'fetch'" in outcome.reason
+
+
+def test_ts_import_replaced_by_a_destructuring_or_hidden_by_a_parameter_is_not_doubted() -> None:
+    before = ["import { useStore } from 'zustand'", "", "export const a = useStore"]
+    after = ["const { useStore } = shim", "", "export const a = useStore"]
+    assert _orphaned_ts_import(before, after, "typescript") is None
+    # Inside a function a parameter may hide the name: only top-level lines are read.
+    inner = ["export function f(useStore: number) {", "  return useStore", "}"]
+    assert _orphaned_ts_import(before, inner, "typescript") is None

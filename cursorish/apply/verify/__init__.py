@@ -27,8 +27,9 @@ The package splits the checks by what they look at: `shape` (the sketch's chunks
 markers), `alignment` (which original line each result line is), `check` (one verification,
 run over every reading of where the chunks sit), with its parts in `placement`, `indentation`,
 `deletions`, `repeats` and `structure`, `imports` (imports orphaned by the merge),
-`go_locals` (Go locals left unread), `rust_uses` (Rust `use`s removed while still used) and
-`toplevel` (top-level names declared twice, or imported and declared).
+`go_locals` (Go locals left unread), `rust_uses` and `ts_imports` (Rust `use`s, TypeScript
+imports removed while still used) and `toplevel` (top-level names declared twice, or imported
+and declared).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.shape import _shape
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
+from cursorish.apply.verify.ts_imports import _orphaned_ts_import
 
 __all__ = ["EDGE_CUT", "verify_merge"]
 
@@ -80,6 +82,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _orphaned_import(before, after, lang.name)
     if problem is None:
         problem = _orphaned_binding(before, after, lang.name)
+    if problem is None:
+        problem = _orphaned_ts_import(before, after, lang.name)
     if problem is None and lang.name in ("go", "python"):
         problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
