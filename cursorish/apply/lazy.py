@@ -1162,6 +1162,7 @@ def merge_lazy_sketch(
         paths, merged = _past_unchanged(source, sketch, paths, merged, index, lang)
     # Readings as good as the best one that give other files: (merge, why it is a rival).
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
+    rivals.extend(_later_closer_readings(source, sketch, paths[0], index, lang))
     for other in paths[1:]:
         gap = paths[0][0].score - other[0].score
         if gap >= _margin(paths[0], other) or _depth_tells(sketch, paths[0], other):
@@ -1495,6 +1496,56 @@ def _repeated_readings(
                 "different files"
             )
             found.append((alt, reason))
+    return found
+
+
+def _later_closer_readings(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    index: Index,
+    lang: Language,
+) -> list[tuple[Merge, str]]:
+    """Other readings of a path where a chunk after a marker starts on a punctuation line
+    (`}`) matched early, so that original lines after it go as replaced by the chunk's new
+    lines, and the same line recurs later at the same depth before the chunk's next telling
+    anchor: what the marker keeps ends at either of them (`// ...` `}` then new methods keeps
+    all of the existing code up to its last `}` as well), and no telling line says which."""
+    found: list[tuple[Merge, str]] = []
+    for i, place in enumerate(path):
+        if (i == 0 and not sketch.leading_marker) or len(place.pairs) < 2:
+            continue
+        keys = sketch.chunks[i].keys
+        k0, j0 = place.pairs[0]
+        if weight(keys[k0]) >= STRONG:
+            continue
+        unique = [
+            j for k, j in place.pairs[1:] if weight(keys[k]) >= STRONG and index.count(keys[k]) == 1
+        ]
+        telling = unique[0] if unique else place.pairs[-1][1]
+        later = [
+            j
+            for j in index.positions.get(keys[k0], [])
+            if j0 < j < telling and index.indents[j] == index.indents[j0]
+        ]
+        if not later:
+            continue
+        j1 = later[-1]
+        pairs = [(k0, j1), *((k, j) for k, j in place.pairs[1:] if j > j1)]
+        if len(pairs) < 2 or pairs == place.pairs:
+            continue
+        if not any(index.keys[j] for j in range(j0 + 1, j1) if weight(index.keys[j]) >= STRONG):
+            continue
+        other = Placement(pairs, place.score, j1, pairs[-1][1] + 1, place.deltas)
+        try:
+            alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
+        except RefusedMerge:
+            continue
+        reason = (
+            f"{sketch.chunks[i].where()} start on a line that recurs (original lines {j0 + 1} "
+            f"and {j1 + 1}): unclear whether the code between them is kept or replaced"
+        )
+        found.append((alt, reason))
     return found
 
 
