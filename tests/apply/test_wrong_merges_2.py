@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
+from cursorish.apply.verify.go_removed import _declared, _removed_go_declaration
 
 # A marker, then a lone `}` and new methods, then the next type's comment: the `}` recurs in
 # the code the marker keeps (a struct's end, then a method's end). Matching the first one
@@ -70,3 +71,68 @@ func (s *Square) Side() int {
 def test_marker_then_recurring_closer_does_not_delete_the_code_between() -> None:
     result = merge(_CLOSER_ORIGINAL, _CLOSER_SKETCH, path="shapes.go")
     assert not isinstance(result, Merged) or result.text == _CLOSER_EXPECTED
+
+
+# A TypeScript sketch that drops an import while the code using the imported name sits under
+# a marker: the merge keeps that code, which then uses a name nothing binds.
+_IMPORT_ORIGINAL = """import fs from 'node:fs'
+import type { Options } from './types'
+
+globalThis.fs ??= fs
+
+export const load = (options: Options) => {
+  return options.path
+}
+"""
+
+_IMPORT_SKETCH = """import type { Options } from './types'
+// ... existing code ...
+"""
+
+
+def test_script_import_removed_while_its_name_is_still_used_is_refused() -> None:
+    result = merge(_IMPORT_ORIGINAL, _IMPORT_SKETCH, path="load.ts")
+    assert not isinstance(result, Merged)
+
+
+# A Go sketch that drops a constant from a `const (` group while the `case` using it sits
+# under a marker: the merge keeps the use of a name nothing declares any more.
+_CONST_ORIGINAL = """package colors
+
+const (
+\tred = iota
+\tgreen
+\tblue
+)
+
+func name(c int) string {
+\tswitch c {
+\tcase red:
+\t\treturn "red"
+
+\tcase green:
+\t\treturn "green"
+\t}
+\treturn "blue"
+}
+"""
+
+_CONST_SKETCH = """// ... existing code ...
+\tred = iota
+\tblue
+)
+// ... existing code ...
+"""
+
+
+def test_go_declaration_removed_while_still_used_is_refused() -> None:
+    result = merge(_CONST_ORIGINAL, _CONST_SKETCH, path="colors.go")
+    assert not isinstance(result, Merged)
+
+
+def test_go_declarations_of_groups_and_top_level() -> None:
+    lines = ["const (", "\tred = iota", "\tgreen", ")", "func f() {}", "type T struct {", "}"]
+    assert set(_declared(lines)) == {"red", "green", "f", "T"}
+    kept = ["func f() {}", "type T struct {", "}", "var x = T{}.green  // not red"]
+    assert _removed_go_declaration(lines, kept) is None
+    assert _removed_go_declaration(lines, [*kept, "var y = red"]) is not None

@@ -43,6 +43,7 @@ from cursorish.apply.verify.check import _Check
 from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deletions import EDGE_CUT
 from cursorish.apply.verify.go_locals import _unused_go_local
+from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.shape import _shape
@@ -90,6 +91,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _dead_definition(before, after, lang.name, {x.strip() for x in lines})
     if problem is None and lang.name == "go":
         problem = _unused_go_local(before, after)
+    if problem is None and lang.name == "go":
+        problem = _removed_go_declaration(before, after)
     if problem is None:
         problem = _declared_twice(before, after, lang.name)
     if problem is None:
