@@ -9,6 +9,7 @@ full (whose original body the chunk then replaces entirely).
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from cursorish.apply.align import Index
@@ -254,6 +255,9 @@ def _extend_exact(
     span.b = j + 1
 
 
+_WORDS = re.compile(r"[A-Za-z0-9_]{3,}")
+
+
 def _same_start(a: str, b: str) -> bool:
     """Whether two lines share a long start (most of the shorter one)."""
     x, y = a.strip(), b.strip()
@@ -272,6 +276,9 @@ def _extend_similar(
         k0 -= 1
         span.a -= 1
     k1 = max(matched)
+    # The tail may already replace lines past its last match with its own edited lines: only
+    # an original line sharing a word with the next sketch line then goes too (not `/// }`).
+    consumed = span.b > matched[k1] + 1
     while True:
         # Over blank lines the sketch and the original both have there (a new paragraph).
         run = 0
@@ -287,6 +294,8 @@ def _extend_similar(
             return
         if run and not _same_start(lines[k], source[j]):
             return  # past blank lines, only a line that starts as the original one does
+        if consumed and not set(_WORDS.findall(source[j])) & set(_WORDS.findall(lines[k])):
+            return
         for x in range(run):
             matched[k1 + 1 + x] = span.b + x
         k1, span.b = k, j + 1

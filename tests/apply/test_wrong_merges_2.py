@@ -136,3 +136,37 @@ def test_go_declarations_of_groups_and_top_level() -> None:
     kept = ["func f() {}", "type T struct {", "}", "var x = T{}.green  // not red"]
     assert _removed_go_declaration(lines, kept) is None
     assert _removed_go_declaration(lines, [*kept, "var y = red"]) is not None
+
+
+# A last sketch line that edits the original line after the chunk's last match (the value in a
+# doc comment's example), before a marker: it replaces that line only, not also the next one
+# that merely starts with the same comment leader (`///     }`).
+_DOC_ORIGINAL = """/// Build a config.
+///
+/// ```
+/// let c = config!({
+///     "name": "x",
+///     "size": {
+///         "kind": Size::Small
+///     }
+/// });
+/// ```
+pub fn build() {}
+"""
+
+_DOC_SKETCH = """/// Build a config.
+///
+/// ```
+/// let c = config!({
+///     "name": "x",
+///     "size": {
+///         "kind": "small"
+// ... rest of the file unchanged ...
+"""
+
+
+def test_edited_last_line_replaces_one_line_not_the_next_comment_line() -> None:
+    result = merge(_DOC_ORIGINAL, _DOC_SKETCH, path="config.rs")
+    expected = _DOC_ORIGINAL.replace("Size::Small", '"small"')
+    assert not isinstance(result, Merged) or result.text == expected
+    assert isinstance(result, Merged)
