@@ -450,6 +450,7 @@ def _assemble(
     # New lines, the keys of their chunk neighbours, and the original lines from the chunk
     # before to the chunk after (what the chunk and its markers stand for).
     placed: list[tuple[str, str, str, int, int]] = []
+    where_placed: list[tuple[int, int]] = []  # the chunk and chunk line of each placed line
     cursor = 0
     for i, (chunk, span) in enumerate(zip(sketch.chunks, spans, strict=True)):
         pieces.extend(source.original_pieces(cursor, span.a))
@@ -491,13 +492,15 @@ def _assemble(
                     low = spans[i - 1].b if i else 0
                     high = spans[i + 1].a if i < last else n
                     placed.append((text, *around, low, high))
+                    where_placed.append((i, k))
             if k in blanks_after:
                 pieces.extend(source.original_piece(j) for j in blanks_after[k])
                 kept.update(blanks_after[k])
         cursor = max(cursor, span.b)
     pieces.extend(source.original_pieces(cursor, n))
     kept.update(range(cursor, n))
-    doubts.extend(_copied_doubts(sketch, placed, kept, index))
+    pinned = [(sketch.chunks[i].keys, spans[i].matched, k) for i, k in where_placed]
+    doubts.extend(_copied_doubts(sketch, placed, kept, index, pinned))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "", rewritten)
 
 
@@ -796,16 +799,23 @@ def _around(index: Index, j: int) -> tuple[str, str]:
 
 
 def _copied_doubts(
-    sketch: LazySketch, placed: list[tuple[str, str, str, int, int]], kept: set[int], index: Index
+    sketch: LazySketch,
+    placed: list[tuple[str, str, str, int, int]],
+    kept: set[int],
+    index: Index,
+    pinned: list[tuple[list[str], dict[int, int], int]],
 ) -> list[str]:
     """A telling line the original and the sketch each hold once, written as new code while
     the original's copy stays: the chunk was placed next to the lines it shows, not over them
     (the reading that is right may delete a definition the sketch never mentions). Far from
     the original's copy (beyond the markers next to the chunk), or between other lines than
     there, the line is deliberate code copied or moved elsewhere. One kept neighbour that
-    agrees is enough when the other is new."""
+    agrees is enough when the other is new, unless it is a bare closer (`}`, which ends every
+    block) and, on the new side, the chunk goes on past the lines it shares with the
+    original's copy to a kept line the copy does not have there: the chunk puts the line
+    beside other code than the copy's."""
     shown = Counter(k for chunk in sketch.chunks for k in chunk.keys)
-    for text, up, down, a, b in placed:
+    for (text, up, down, a, b), (keys, matched, at) in zip(placed, pinned, strict=True):
         k = key(text)
         if len(k) < _TELLING_LENGTH or weight(k) < STRONG or shown[k] != 1:
             continue
@@ -813,6 +823,9 @@ def _copied_doubts(
         if len(found) != 1 or not (up or down):
             continue
         j = found[0]
+        closer = not (up and down) and not any(c.isalnum() for c in up or down)
+        if closer and _kept_elsewhere(keys, matched, at, index, j, 1 if up else -1):
+            continue
         before, after = _around(index, j)
         # A neighbour written new too (the line before it edited) says nothing either way.
         if a <= j < b and j in kept and up in ("", before) and down in ("", after):
@@ -821,6 +834,25 @@ def _copied_doubts(
                 f"(line {j + 1}) and the sketch's copy was placed elsewhere"
             ]
     return []
+
+
+def _kept_elsewhere(
+    keys: list[str], matched: dict[int, int], k: int, index: Index, j: int, step: int
+) -> bool:
+    """Chunk line k and original line j hold the same line: walking from them in direction
+    `step` (blank lines skipped) past the lines both hold, the first line that differs is,
+    in the chunk, one matched to the original (kept code, not the copy's neighbour)."""
+    while True:
+        k += step
+        while 0 <= k < len(keys) and not keys[k]:
+            k += step
+        j += step
+        while 0 <= j < len(index.keys) and index.blank[j]:
+            j += step
+        if not 0 <= k < len(keys):
+            return False
+        if not 0 <= j < len(index.keys) or keys[k] != index.keys[j]:
+            return k in matched
 
 
 def _check_edges(
