@@ -74,6 +74,7 @@ _EDGE_SIMILARITY = 0.6
 WORDY = 0.5  # weight of a line with some words in it (not punctuation only)
 _EDGE_REACH = 3
 _TELLING_LENGTH = 12  # a shorter line (`return x`, `else {`) may well repeat
+_CROSSED = 4  # repeated lines a chunk matches across a line it moves: a reading, not a move
 
 
 # Whether blank original lines a chunk leaves out stay (`_kept_blanks`); off for a second try
@@ -471,6 +472,7 @@ def _assemble(
         if bare:
             doubts.extend(_blank_guess(chunk, span, source.lines, gone))
         deleted.extend(gone)
+        doubts.extend(_crossed_doubts(chunk, span, index, gone))
         for k, line in enumerate(chunk.lines):
             if k in blanks_before:
                 pieces.extend(source.original_piece(j) for j in blanks_before[k])
@@ -853,6 +855,35 @@ def _kept_elsewhere(
             return False
         if not 0 <= j < len(index.keys) or keys[k] != index.keys[j]:
             return k in matched
+
+
+def _crossed_doubts(chunk: Chunk, span: Span, index: Index, gone: list[int]) -> list[str]:
+    """A telling line the original holds once, among the lines a chunk replaces, that the chunk
+    shows once but as new code while the merge deletes the original's copy: the chunk's other
+    lines were matched across it (lines shown before it to original lines after it, or after
+    it to lines before it), and where each line so matched is one the original repeats
+    (`},`, a common comment), the reading rests on lines that repeat rather than on the one
+    line that does not: the chunk's new lines were read as edits of lines they only resemble.
+    (Code moved within a chunk crosses lines the original holds once.)"""
+    if not gone:
+        return []
+    counts = Counter(chunk.keys)
+    new = {text: k for k, text in enumerate(chunk.keys) if k not in span.matched and text}
+    for j in gone:
+        text = index.keys[j]
+        k = new.get(text)
+        if k is None or counts[text] != 1 or len(text) < _TELLING_LENGTH or weight(text) < STRONG:
+            continue
+        if len(index.positions.get(text, ())) != 1:
+            continue
+        crossing = [index.keys[j2] for k2, j2 in span.matched.items() if (k2 < k) == (j2 > j)]
+        if len(crossing) >= _CROSSED and all(len(index.positions.get(x, ())) > 1 for x in crossing):
+            return [
+                f"{chunk.where()} write line {chunk.first + k + 1} as new code and delete the "
+                f"original's only copy of it (line {j + 1}) among the lines they replace: "
+                "unclear how their other lines line up with the original"
+            ]
+    return []
 
 
 def _check_edges(

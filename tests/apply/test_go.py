@@ -90,3 +90,101 @@ def test_doc_comment_after_closer_goes_over_the_old_one() -> None:
 def test_doc_comment_before_a_marker_is_not_guessed() -> None:
     result = merge(_DOC_ORIGINAL, _DOC_OPEN_SKETCH, path="flags.go")
     assert isinstance(result, Refused) or result.text == _DOC_EXPECTED
+
+
+# A new example written above an old one in a doc comment, the old one's unique heading
+# shown after it: the new example's lines (`//		Debug:   true,`, `//	})`), which the
+# comment repeats in every example, were read as edits of the old example's, the heading
+# written anew and the original's copy deleted. A reading that rests only on repeated lines
+# matched across the one unique line must not stand.
+_EXAMPLES_ORIGINAL = """package cfg
+
+import "fmt"
+
+// Example for JSON output:
+//	c := New(Options{
+//		Debug:   true,
+//		Verbose: true,
+//		Color:   false,
+//		Width:   80,
+//	})
+//	c.Print(fmt.Sprint(v))
+//
+// Example for YAML output:
+//	c := New(Options{
+//		Verbose: true,
+//		Debug:   true,
+//		Color:   false,
+//		Width:   80,
+//	})
+//	c.Print(fmt.Sprint(v))
+//
+// Options say how to print.
+type Options struct {
+\tDebug bool
+}
+"""
+
+_EXAMPLES_NEW = """// Example for TOML output:
+//	c := New(Options{
+//		Debug:   true,
+//		Verbose: true,
+//		Color:   false,
+//		Width:   80,
+//	})
+//	c.Print(fmt.Sprint(v))
+//
+"""
+
+_EXAMPLES_SKETCH = (
+    """// ... existing code ...
+import "fmt"
+
+"""
+    + _EXAMPLES_NEW
+    + """// Example for JSON output:
+//	c := New(Options{
+//		Debug:   true,
+// ... existing code ...
+"""
+)
+
+
+def test_unique_line_is_not_rewritten_across_repeated_lines() -> None:
+    expected = _EXAMPLES_ORIGINAL.replace(
+        "// Example for JSON output:", _EXAMPLES_NEW + "// Example for JSON output:"
+    )
+    result = merge(_EXAMPLES_ORIGINAL, _EXAMPLES_SKETCH, path="cfg.go")
+    assert isinstance(result, Refused) or result.text == expected
+
+
+# A line moved within a chunk across a few lines the original holds once is a move, merged.
+_MOVE_ORIGINAL = """package srv
+
+func start(s *Server) error {
+\tlog.Printf("starting %s", s.Name)
+\ts.mu.Lock()
+\tdefer s.mu.Unlock()
+\ts.running = true
+\treturn s.listen()
+}
+"""
+
+_MOVE_SKETCH = """// ... existing code ...
+func start(s *Server) error {
+\ts.mu.Lock()
+\tdefer s.mu.Unlock()
+\tlog.Printf("starting %s", s.Name)
+\ts.running = true
+// ... existing code ...
+"""
+
+
+def test_line_moved_within_a_chunk_is_merged() -> None:
+    expected = _MOVE_ORIGINAL.replace(
+        '\tlog.Printf("starting %s", s.Name)\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n',
+        '\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tlog.Printf("starting %s", s.Name)\n',
+    )
+    result = merge(_MOVE_ORIGINAL, _MOVE_SKETCH, path="srv.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
