@@ -80,6 +80,11 @@ def _complete_tail(
             and indent_width(lines[k1]) - index.indents[matched[k1]]
             != indent_width(lines[k0]) - index.indents[matched[k0]]
         )
+        # A closer's block holds no line shallower than the closer: past an original line
+        # shallower than the chunk's lines after its last match (a sibling `case`, the next
+        # function), a closer found is another block's.
+        shift = indent_width(lines[k1]) - index.indents[matched[k1]]
+        floor = min(indent_width(lines[k]) for k in tail) - shift
         for j in range(span.b, limit):
             if index.keys[j] == keys[last] and _same_depth(lines, index, matched, k1, last, j):
                 match_between(keys, index, matched, k1, last, span.b - 1, j)
@@ -87,6 +92,8 @@ def _complete_tail(
                 span.b = j + 1
                 return
             if guess and index.keys[j] and not _bare_closer(index.keys[j]):
+                break
+            if index.keys[j] and index.indents[j] < floor and _bare_closer(keys[last]):
                 break
     else:
         return

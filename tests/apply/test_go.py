@@ -3,8 +3,11 @@ the intended file or refuse (never another file)."""
 
 from __future__ import annotations
 
+from cursorish.apply.align import Index
 from cursorish.apply.deterministic import merge
+from cursorish.apply.lines import key
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.spans import refine
 
 # A doc comment rewritten above a function, written with the `}` that ends the function
 # before it: the same comment line also documents a method earlier in the file, after
@@ -188,3 +191,44 @@ def test_line_moved_within_a_chunk_is_merged() -> None:
     result = merge(_MOVE_ORIGINAL, _MOVE_SKETCH, path="srv.go")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+# A chunk that rewrites one `case` of a switch and ends with the `}` of a loop it adds: the
+# next `}` as deep in the original lies past the next `case` (shallower than the chunk's
+# lines), so it closes a block of that case, not one of the chunk's: the chunk's closer is
+# new code, and the next case stays.
+_CASE_ORIGINAL = [
+    "\tswitch kind {",
+    '\tcase "json":',
+    "\t\tif err := decodeJSON(c); err != nil {",
+    "\t\t\treturn ParseError{err}",
+    "\t\t}",
+    "",
+    '\tcase "ini":',
+    "\t\tp, err := ini.Load(c)",
+    "\t\tif err != nil {",
+    "\t\t\treturn ParseError{err}",
+    "\t\t}",
+    "\t}",
+]
+
+_CASE_CHUNK = [
+    '\tcase "json":',
+    "\t\ttree, err := json.Parse(c)",
+    "\t\tif err != nil {",
+    "\t\t\treturn ParseError{err}",
+    "\t\t}",
+    "\t\tfor k, v := range tree.Map() {",
+    "\t\t\tc[k] = v",
+    "\t\t}",
+]
+
+
+def test_closer_is_not_matched_past_a_sibling_case() -> None:
+    index = Index([key(x) for x in _CASE_ORIGINAL], _CASE_ORIGINAL)
+    keys = [key(x) for x in _CASE_CHUNK]
+    pairs = [(0, 1), (3, 3), (4, 4)]
+    bounds = (0, len(_CASE_ORIGINAL))
+    span = refine(_CASE_CHUNK, keys, index, _CASE_ORIGINAL, pairs, bounds, (True, True, 4))
+    assert span.b == 5  # the chunk replaces the json case only
+    assert 7 not in span.matched
