@@ -516,7 +516,9 @@ def _to_blank_edges(
     """A chunk set off from its marker by a blank line that opens (ends) with new lines edits
     from a blank original line on: where the original lines between that blank line and the
     chunk's first (last) match read as the old version of those new lines (most of them like
-    one of the new lines), they are what the new lines replace, not lines the marker keeps."""
+    one of the new lines), they are what the new lines replace, not lines the marker keeps.
+    Where the last line is a kept line the chunk writes shallower, bare closers before the
+    blank line close the blocks it was taken out of, and go."""
     lines = chunk.lines
     shown = [k for k, line in enumerate(lines) if line.strip()]
     if not shown or not span.matched:
@@ -536,6 +538,22 @@ def _to_blank_edges(
         while j < upper and source[j].strip():
             j += 1
         if j < upper and _old_version(source[span.b : j], new):
+            span.b = j
+    elif markers[1] and last < len(lines) - 1 and last in span.matched and span.b < upper:
+        # The chunk's last line, written shallower than its match (the code taken out of a
+        # block: an `if`/`else` unwrapped), then a blank line: the original closers between
+        # its match and the blank line, no shallower than the chunk writes it, close the
+        # blocks the chunk removed.
+        depth = indent_width(lines[last])
+        if depth >= indent_width(source[span.matched[last]]):
+            return
+        j = span.b
+        while j < upper and source[j].strip():
+            text = source[j].strip()
+            if any(c.isalnum() for c in text) or indent_width(source[j]) < depth:
+                return
+            j += 1
+        if j < upper and j > span.b:
             span.b = j
 
 

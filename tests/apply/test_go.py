@@ -232,3 +232,50 @@ def test_closer_is_not_matched_past_a_sibling_case() -> None:
     span = refine(_CASE_CHUNK, keys, index, _CASE_ORIGINAL, pairs, bounds, (True, True, 4))
     assert span.b == 5  # the chunk replaces the json case only
     assert 7 not in span.matched
+
+
+# A chunk that takes code out of an `if`/`else` (written one level shallower than it was)
+# and ends with a blank line before its marker: the `}` between that code and the blank line
+# closes the block the chunk removed, so it goes with it.
+_UNWRAPPED_ORIGINAL = """package web
+
+func (c *ctx) render(code int, body []byte) error {
+\t// keep the status until the first write
+\tif w, ok := c.writer.(*statusWriter); ok {
+\t\tw.code = code
+\t} else {
+\t\tsaved := c.Writer()
+\t\tc.setWriter(&statusWriter{inner: saved, code: code})
+\t\tdefer c.setWriter(saved)
+\t}
+
+\treturn c.write(body)
+}
+"""
+
+_UNWRAPPED_SKETCH = """\t// ... existing code ...
+\t// keep the status until the first write
+\tsaved := c.Writer()
+\tc.setWriter(&statusWriter{inner: saved, code: code})
+\tdefer c.setWriter(saved)
+
+// ... existing code ...
+"""
+
+_UNWRAPPED_EXPECTED = """package web
+
+func (c *ctx) render(code int, body []byte) error {
+\t// keep the status until the first write
+\tsaved := c.Writer()
+\tc.setWriter(&statusWriter{inner: saved, code: code})
+\tdefer c.setWriter(saved)
+
+\treturn c.write(body)
+}
+"""
+
+
+def test_closer_of_an_unwrapped_block_goes() -> None:
+    result = merge(_UNWRAPPED_ORIGINAL, _UNWRAPPED_SKETCH, path="web.go")
+    assert isinstance(result, Merged), result
+    assert result.text == _UNWRAPPED_EXPECTED
