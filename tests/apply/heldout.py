@@ -420,7 +420,7 @@ def main(argv: list[str]) -> int:
                 handle.write(json.dumps(row) + "\n")
         print(f"{len(rows)} pairs")
         return 0
-    styles = STYLES
+    styles: tuple[str, ...] = STYLES
     if "--styles" in argv:
         at = argv.index("--styles")
         styles = tuple(argv[at + 1].split(","))
