@@ -6,7 +6,7 @@ from collections import Counter
 
 from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language
-from cursorish.apply.lazy import Chunk, LazySketch, RefusedMerge, merge_lazy_sketch
+from cursorish.apply.lazy import Chunk, LazySketch, Merge, RefusedMerge, merge_lazy_sketch
 from cursorish.apply.lines import SourceFile, indent_width, key
 
 WHOLE_COVERAGE = 0.5  # share of the original's lines a whole-file sketch keeps, at least
@@ -20,9 +20,43 @@ def merge_plain(
         return source.render([(line, None) for line in lines]), "whole"
     sketch = LazySketch(_top_level_chunks(lines), True, True, 0)
     result = merge_lazy_sketch(source, sketch, lang)
+    _deleted_blank_doubt(source, result)
     text = source.render(result.pieces)
     check_deletions(source, original, text, lines, result.deleted, lang)
     return text, "snippet"
+
+
+def _deleted_blank_doubt(source: SourceFile, result: Merge) -> None:
+    """Planners drop blank lines from snippets, which have no markers to frame them: where
+    the merge deletes the blank original line between a line it keeps and new lines the
+    snippet writes next to that line, the snippet may as well have left the blank line out
+    as deleted it, so refuse (a blank line deleted with the old code around it, shown by
+    leaving that code out between two kept lines, is no doubt)."""
+    lines = source.lines
+    gone = set(result.deleted)
+    kept = [j for j in range(len(lines)) if j not in gone]
+    # Walk the merged lines: original lines are the very strings of the source.
+    order: list[int | None] = []  # the original line of each merged line, None for new lines
+    p = 0
+    for text, _ending in result.pieces:
+        if p < len(kept) and text is lines[kept[p]]:
+            order.append(kept[p])
+            p += 1
+        else:
+            order.append(None if text.strip() else -1)
+    for i, j in enumerate(order):
+        if j is None or j < 0 or not lines[j].strip():
+            continue
+        for step in (-1, 1):
+            near = j + step
+            if not (0 <= near < len(lines)) or near not in gone or lines[near].strip():
+                continue
+            if 0 <= i + step < len(order) and order[i + step] is None:
+                raise RefusedMerge(
+                    f"the snippet deletes original blank line {near + 1} next to original "
+                    f"line {j + 1}, which it keeps, and writes new code there: unclear "
+                    "whether it deletes the blank line or only left it out"
+                )
 
 
 def _is_whole(source: SourceFile, lines: list[str]) -> bool:

@@ -1,0 +1,64 @@
+"""Wrong merges in Python that a general rule turns into refusals (or exact merges)."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+ORIGINAL = '''\
+import string
+
+
+def prefix_of(text):
+    """The leading letters of text."""
+    ensure_text(text)
+
+    result = ""
+    index = 0
+    while text[index] in string.ascii_letters:
+        result += text[index]
+        index += 1
+
+    return result
+
+
+def other():
+    return string.digits
+'''
+
+NEW_BODY = """\
+    result = []
+    for char in text:
+        if char not in string.ascii_letters:
+            break
+        result.append(char)
+    return "".join(result)
+"""
+
+
+def test_a_snippet_that_drops_the_blank_line_after_a_kept_line_before_new_code_is_refused() -> None:
+    # The snippet keeps `ensure_text(text)` and writes new code right after it: the blank
+    # line the original has there may be deleted, or only left out (planners drop them).
+    sketch = "    ensure_text(text)\n" + NEW_BODY
+    outcome = merge(ORIGINAL, sketch, path="prefix.py")
+    assert isinstance(outcome, Refused)
+    assert "blank line 7" in outcome.reason
+
+
+def test_a_snippet_that_shows_the_blank_line_keeps_it() -> None:
+    head = 'def prefix_of(text):\n    """The leading letters of text."""\n    ensure_text(text)\n'
+    outcome = merge(ORIGINAL, head + "\n" + NEW_BODY, path="prefix.py")
+    assert isinstance(outcome, Merged)
+    assert "    ensure_text(text)\n\n    result = []\n" in outcome.text
+    assert "index" not in outcome.text
+
+
+def test_a_snippet_that_deletes_old_code_by_leaving_it_out_still_merges() -> None:
+    # Old code shown gone by omission between two kept lines: no new code stands next to a
+    # blank line the merge deletes, so there is nothing to doubt.
+    sketch = 'def prefix_of(text):\n    """The leading letters of text."""\n'
+    sketch += "    ensure_text(text)\n    return result\n"
+    outcome = merge(ORIGINAL, sketch, path="prefix.py")
+    assert isinstance(outcome, Merged)
+    assert "while" not in outcome.text
+    assert "    return result\n" in outcome.text
