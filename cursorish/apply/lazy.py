@@ -473,6 +473,8 @@ def _assemble(
             doubts.extend(_blank_guess(chunk, span, source.lines, gone))
         deleted.extend(gone)
         doubts.extend(_crossed_doubts(chunk, span, index, gone))
+        edges = (i > 0 or sketch.leading_marker, i < last or sketch.trailing_marker)
+        doubts.extend(_edge_import_doubt(chunk, span, source.lines, gone, edges))
         for k, line in enumerate(chunk.lines):
             if k in blanks_before:
                 pieces.extend(source.original_piece(j) for j in blanks_before[k])
@@ -504,6 +506,40 @@ def _assemble(
     pinned = [(sketch.chunks[i].keys, spans[i].matched, k) for i, k in where_placed]
     doubts.extend(_copied_doubts(sketch, placed, kept, index, pinned))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "", rewritten)
+
+
+_IMPORT = re.compile(r"^\s*(?:from\s+(\S+)\s+)?import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$")
+
+
+def _edge_import_doubt(
+    chunk: Chunk, span: Span, source: list[str], gone: list[int], markers: tuple[bool, bool]
+) -> list[str]:
+    """A chunk whose edge line next to a marker is a new import, where the merge deletes an
+    original import of another name from the same module beyond the chunk's last (first)
+    match: the marker may keep that import and the new one be added beside it (sorted imports
+    look alike), so whether it replaces it is a guess."""
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    if not shown or not span.matched or not gone:
+        return []
+    edges = []
+    if markers[1] and shown[-1] not in span.matched:
+        edges.append((shown[-1], [j for j in gone if j > max(span.matched.values())]))
+    if markers[0] and shown[0] not in span.matched:
+        edges.append((shown[0], [j for j in gone if j < min(span.matched.values())]))
+    for k, beyond in edges:
+        new = _IMPORT.match(chunk.lines[k])
+        if not new:
+            continue
+        for j in beyond:
+            old = _IMPORT.match(source[j])
+            if old and old.group(1) == new.group(1) and old.group(2) != new.group(2):
+                return [
+                    f"{chunk.where()} end on the new line {chunk.lines[k].strip()!r} next to "
+                    f"a marker, and the merge deletes original line {j + 1} "
+                    f"({source[j].strip()!r}) beyond it: unclear whether the new import "
+                    "replaces it or is added beside it"
+                ]
+    return []
 
 
 def _to_blank_edges(

@@ -62,3 +62,45 @@ def test_a_snippet_that_deletes_old_code_by_leaving_it_out_still_merges() -> Non
     assert isinstance(outcome, Merged)
     assert "while" not in outcome.text
     assert "    return result\n" in outcome.text
+
+
+IMPORTS = '''\
+"""Public names."""
+
+from .errors import ConfigError
+from .errors import ParseError
+from .errors import TimeoutError
+from .loader import load
+from .loader import loads
+
+__all__ = ["ConfigError", "ParseError", "TimeoutError", "load", "loads"]
+'''
+
+
+def test_a_new_import_at_a_chunk_edge_that_would_delete_a_sibling_import_is_refused() -> None:
+    # The chunk ends on a new import before its marker; deleting the original imports of the
+    # same module beyond it (read as the old version) is a guess: the marker may keep them.
+    sketch = """\
+# ... existing code ...
+from .errors import ConfigError
+from .errors import NetworkError
+# ... existing code ...
+"""
+    outcome = merge(IMPORTS, sketch, path="__init__.py")
+    assert isinstance(outcome, Refused)
+    assert "from .errors import NetworkError" in outcome.reason
+
+
+def test_a_new_import_between_two_shown_imports_is_added() -> None:
+    sketch = """\
+# ... existing code ...
+from .errors import TimeoutError
+from .errors import ValueMismatch
+from .loader import load
+# ... existing code ...
+"""
+    outcome = merge(IMPORTS, sketch, path="__init__.py")
+    assert isinstance(outcome, Merged)
+    assert outcome.text == IMPORTS.replace(
+        "import TimeoutError\n", "import TimeoutError\nfrom .errors import ValueMismatch\n"
+    )
