@@ -21,6 +21,7 @@ def merge_plain(
     sketch = LazySketch(_top_level_chunks(lines), True, True, 0)
     result = merge_lazy_sketch(source, sketch, lang)
     _deleted_blank_doubt(source, result)
+    _open_end_doubt(source, lines, result)
     text = source.render(result.pieces)
     check_deletions(source, original, text, lines, result.deleted, lang)
     return text, "snippet"
@@ -57,6 +58,29 @@ def _deleted_blank_doubt(source: SourceFile, result: Merge) -> None:
                     f"line {j + 1}, which it keeps, and writes new code there: unclear "
                     "whether it deletes the blank line or only left it out"
                 )
+
+
+def _open_end_doubt(source: SourceFile, lines: list[str], result: Merge) -> None:
+    """A snippet that ends on a new line inside a block whose original body goes on after it
+    (the next line the merge keeps is as deep): with no marker to say so, the snippet may
+    replace the rest of that body or add to it, so refuse."""
+    shown = [line for line in lines if line.strip()]
+    if not shown or shown[-1] not in result.added:
+        return
+    texts = [text for text, _ending in result.pieces]
+    last = len(texts) - 1
+    while last >= 0 and texts[last] is not shown[-1] and texts[last] != shown[-1]:
+        last -= 1
+    after = next((t for t in texts[last + 1 :] if t.strip()), None)
+    if last < 0 or after is None:
+        return
+    depth = indent_width(shown[-1])
+    if depth > 0 and indent_width(after) >= depth:
+        raise RefusedMerge(
+            f"the snippet ends on the new line {shown[-1].strip()!r} inside a block whose "
+            f"original body goes on after it ({after.strip()!r}): unclear whether it replaces "
+            "the rest of that body or adds to it"
+        )
 
 
 def _is_whole(source: SourceFile, lines: list[str]) -> bool:

@@ -104,3 +104,42 @@ from .loader import load
     assert outcome.text == IMPORTS.replace(
         "import TimeoutError\n", "import TimeoutError\nfrom .errors import ValueMismatch\n"
     )
+
+
+FALLBACK = """\
+import sys
+
+try:
+    from yaml import CSafeLoader as Loader
+except ImportError:
+    try:
+        from yaml import SafeLoader as Loader
+    except ImportError:
+        # no yaml at all
+        Loader = None
+
+
+def load(text):
+    return Loader(text).get_single_data()
+"""
+
+
+def test_a_snippet_ending_on_a_new_line_inside_a_block_whose_body_goes_on_is_refused() -> None:
+    # Without a marker, the snippet may replace the nested fallback under `except` or add a
+    # line before it: the original body goes on, as deep, right after the new line.
+    sketch = (
+        "try:\n    from yaml import CSafeLoader as Loader\nexcept ImportError:\n"
+        "    from yaml import FullLoader as Loader\n"
+    )
+    outcome = merge(FALLBACK, sketch, path="compat.py")
+    assert isinstance(outcome, Refused)
+    assert "ends on the new line 'from yaml import FullLoader as Loader'" in outcome.reason
+
+
+def test_a_snippet_ending_on_a_new_line_at_the_end_of_its_block_merges() -> None:
+    sketch = "def load(text):\n    data = Loader(text).get_single_data()\n    return data or {}\n"
+    outcome = merge(FALLBACK, sketch, path="compat.py")
+    assert isinstance(outcome, Merged)
+    assert outcome.text.endswith(
+        "    data = Loader(text).get_single_data()\n    return data or {}\n"
+    )
