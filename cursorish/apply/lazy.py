@@ -475,6 +475,7 @@ def _assemble(
         doubts.extend(_crossed_doubts(chunk, span, index, gone))
         edges = (i > 0 or sketch.leading_marker, i < last or sketch.trailing_marker)
         doubts.extend(_edge_import_doubt(chunk, span, source.lines, gone, edges))
+        doubts.extend(_closer_led_rename(chunk, span, source.lines, gone))
         for k, line in enumerate(chunk.lines):
             if k in blanks_before:
                 pieces.extend(source.original_piece(j) for j in blanks_before[k])
@@ -777,6 +778,33 @@ def _blank_guess(chunk: Chunk, span: Span, source: list[str], gone: list[int]) -
                 f"{chunk.where()} leave out edge markers and the original's blank lines "
                 f"around original lines {j1 + 1}-{j2 + 1}: unclear whether those blank lines "
                 "stay, and where"
+            ]
+    return []
+
+
+def _closer_led_rename(chunk: Chunk, span: Span, source: list[str], gone: list[int]) -> list[str]:
+    """A chunk that opens with a bare closer (`}`) and then writes a new definition, read as
+    renaming the original definition it deletes there: the closer ends any definition, so
+    the chunk may as well add its definition after the one it seems to rename."""
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    if not shown or shown[0] not in span.matched:
+        return []
+    opener = chunk.lines[shown[0]].strip()
+    if not opener.startswith(("}", ")", "]")) or any(c.isalnum() for c in opener):
+        return []
+    text = "\n".join(chunk.lines)
+    old = {n for n in (declared_name(source[j]) for j in gone) if n and n not in text}
+    if not old:
+        return []
+    for k in shown:
+        name = declared_name(chunk.lines[k])
+        if k in span.matched or name is None or name in old:
+            continue
+        width = indent_width(chunk.lines[k])
+        if any(declared_name(source[j]) in old and indent_width(source[j]) == width for j in gone):
+            return [
+                f"{chunk.where()} open with a closing line and read as renaming a definition "
+                f"into {name}: unclear whether they rename it or add {name} after it"
             ]
     return []
 
