@@ -576,6 +576,20 @@ def _to_blank_edges(
             j += 1
         if j < upper and _old_version(source[span.b : j], new):
             span.b = j
+    elif markers[1] and last == len(lines) - 1 and last not in span.matched and span.b < upper:
+        # New comment lines right at the marker, after a matched comment line: where the
+        # original's comment lines there, up to the end of the paragraph (an empty comment
+        # line or other code), read as their old version, the chunk reflows that paragraph.
+        new = [lines[k] for k in range(max(span.matched) + 1, last + 1) if lines[k].strip()]
+        if _line_kind(lines[max(span.matched)]) != "comment" or not all(
+            _line_kind(line) == "comment" and _comment_words(line) for line in new
+        ):
+            return
+        j = span.b
+        while j < upper and _line_kind(source[j]) == "comment" and _comment_words(source[j]):
+            j += 1
+        if j > span.b and _reflowed(source[span.b : j], new):
+            span.b = j
     elif markers[1] and last < len(lines) - 1 and last in span.matched and span.b < upper:
         # The chunk's last line, written shallower than its match (the code taken out of a
         # block: an `if`/`else` unwrapped), then a blank line: the original closers between
@@ -671,6 +685,29 @@ def _comment_before_next(chunk: Chunk, span: Span, source: list[str], upper: int
     for offset, k in enumerate(blanks):
         span.matched[k] = j + offset
     span.b = after
+
+
+def _comment_words(line: str) -> bool:
+    """Whether a comment line holds text past its comment opener (not a bare `//!`, `#`);
+    a Rust attribute (`#[...]`) is code, not a comment."""
+    return any(c.isalnum() for c in line) and not line.lstrip().startswith(("#[", "#!["))
+
+
+_REFLOW = 0.8  # the share of a paragraph's words its reflowed lines hold, at least
+
+
+def _reflowed(old: list[str], new: list[str]) -> bool:
+    """Whether comment lines say what the new ones say, broken at other places (a reflow):
+    they end on the same words, and the new lines hold most of their words."""
+    if len(old) > 2 * len(new) + 2:
+        return False
+    before = [re.findall(r"\w+", line) for line in old]
+    after = [re.findall(r"\w+", line) for line in new]
+    if before[-1][-2:] != after[-1][-2:]:
+        return False
+    words = {w for line in before for w in line}
+    held = {w for line in after for w in line}
+    return len(words & held) >= _REFLOW * len(words)
 
 
 def _depth_agrees(chunk: Chunk, index: Index, span: Span, k: int, j: int) -> bool:

@@ -83,3 +83,49 @@ def test_new_function_shown_after_the_one_it_follows_still_merges() -> None:
     assert isinstance(outcome, Merged), outcome
     assert "pub fn describe(&self)" in outcome.text
     assert "pub fn summary(&self)" in outcome.text
+
+
+CACHE = """\
+//! A small cache.
+//!
+//! Entries live in a map keyed by their name. The cache evicts the oldest entry
+//! once it holds more than [`LIMIT`] entries, and
+//! [`Cache::touch`] moves an entry to the front so that it is kept longer than
+//! the others.
+//!
+//! Nothing here is thread safe.
+
+pub const LIMIT: usize = 64;
+"""
+
+# The paragraph is reflowed: its last new line ends where the old paragraph ended, so the
+# old lines after the last shown one are the ones the new lines replace.
+REFLOW = """\
+//! A small cache.
+//!
+//! Entries live in a map keyed by their name. The cache evicts the oldest entry
+//! once it holds more than [`LIMIT`] entries, and [`Cache::touch`] moves an
+//! entry to the front so that it is kept longer than the others.
+// ... rest of the file unchanged ...
+"""
+
+
+def test_reflowed_comment_paragraph_at_a_marker_replaces_the_old_one() -> None:
+    outcome = merge(CACHE, REFLOW, path="cache.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text.count("the others.") == 1
+    assert "//! entry to the front so that it is kept longer than the others.\n//!\n" in (
+        outcome.text
+    )
+
+
+def test_new_comment_line_at_a_marker_keeps_the_rest_of_the_paragraph() -> None:
+    sketch = """\
+//! A small cache.
+//!
+//! Entries live in a map keyed by their name. Names are case sensitive.
+// ... rest of the file unchanged ...
+"""
+    outcome = merge(CACHE, sketch, path="cache.rs")
+    if isinstance(outcome, Merged):
+        assert "[`Cache::touch`] moves an entry" in outcome.text
