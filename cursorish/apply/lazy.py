@@ -1692,15 +1692,17 @@ def _later_closer_readings(
     (`}`) matched early, so that original lines after it go as replaced by the chunk's new
     lines, and the same line recurs later at the same depth before the chunk's next telling
     anchor: what the marker keeps ends at either of them (`// ...` `}` then new methods keeps
-    all of the existing code up to its last `}` as well), and no telling line says which."""
+    all of the existing code up to its last `}` as well), and no telling line says which.
+    The same holds for any line the chunk opens on (a loop body repeated in two loops): a
+    line that recurs says no more where the marker ends than a `}` does."""
     found: list[tuple[Merge, str]] = []
     for i, place in enumerate(path):
         if (i == 0 and not sketch.leading_marker) or len(place.pairs) < 2:
             continue
         keys = sketch.chunks[i].keys
         k0, j0 = place.pairs[0]
-        if weight(keys[k0]) >= STRONG:
-            continue
+        if weight(keys[k0]) >= STRONG and k0 != 0:
+            continue  # a telling line after lines written before it: those say where it is
         unique = [
             j for k, j in place.pairs[1:] if weight(keys[k]) >= STRONG and index.count(keys[k]) == 1
         ]

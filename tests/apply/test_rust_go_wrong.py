@@ -129,3 +129,77 @@ def test_new_comment_line_at_a_marker_keeps_the_rest_of_the_paragraph() -> None:
     outcome = merge(CACHE, sketch, path="cache.rs")
     if isinstance(outcome, Merged):
         assert "[`Cache::touch`] moves an entry" in outcome.text
+
+
+REGISTRY = """\
+package registry
+
+import "strings"
+
+type Registry struct {
+	defaults  map[string]string
+	overrides map[string]string
+	aliases   map[string]string
+}
+
+// Keys lists every key the registry knows, lower-cased.
+func (r *Registry) Keys() []string {
+	m := map[string]struct{}{}
+	for key := range r.defaults {
+		m[strings.ToLower(key)] = struct{}{}
+	}
+
+	for key := range r.overrides {
+		m[strings.ToLower(key)] = struct{}{}
+	}
+
+	out := []string{}
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+"""
+
+# The chunk opens on a loop body both loops hold: the marker may end after the first loop
+# (the second one replaced) or after the second (a third loop added).
+REPEATED_OPENER = """\
+// ... existing code ...
+func (r *Registry) Keys() []string {
+	// ... existing code ...
+		m[strings.ToLower(key)] = struct{}{}
+	}
+
+	for key := range r.aliases {
+		m[strings.ToLower(key)] = struct{}{}
+	}
+
+	out := []string{}
+	// ... existing code ...
+"""
+
+
+def test_chunk_opening_on_a_line_two_loops_hold_is_refused() -> None:
+    outcome = merge(REGISTRY, REPEATED_OPENER, path="registry.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "recurs" in outcome.reason
+
+
+def test_chunk_opening_on_the_telling_loop_header_still_merges() -> None:
+    sketch = """\
+// ... existing code ...
+	for key := range r.overrides {
+		m[strings.ToLower(key)] = struct{}{}
+	}
+
+	for key := range r.aliases {
+		m[strings.ToLower(key)] = struct{}{}
+	}
+
+	out := []string{}
+	// ... existing code ...
+"""
+    outcome = merge(REGISTRY, sketch, path="registry.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "range r.overrides" in outcome.text
+    assert "range r.aliases" in outcome.text
