@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from textual.actions import SkipAction
+from textual.css.query import NoMatches
 from textual.widgets import Input, TextArea
 
 from cursorish.errors import CursorishError
@@ -32,8 +33,12 @@ class ChatActions(AppBase):
         paths = await asyncio.to_thread(
             agent_files, self.setup.store, self.setup.repo.root, agent_id
         )
-        if self.panel.selected is not None and self.panel.selected.id == agent_id:
-            self.chat_input.set_paths(paths)
+        try:
+            panel, chat = self.panel, self.chat_input
+        except NoMatches:
+            return  # the app closed while git listed the files: its main screen is gone
+        if panel.selected is not None and panel.selected.id == agent_id:
+            chat.set_paths(paths)
 
     def on_chat_input_send(self, message: ChatInput.Send) -> None:
         row = self.panel.selected
