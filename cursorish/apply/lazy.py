@@ -1668,9 +1668,8 @@ def _repeated_readings(
     for i, place in enumerate(path):
         for pairs in place.alternatives:
             other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, place.deltas)
-            try:
-                alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
-            except RefusedMerge:
+            alt = _placed_instead(source, sketch, path, i, other, index, lang)
+            if alt is None:
                 continue
             reason = (
                 f"{sketch.chunks[i].where()} match repeated original lines in two ways "
@@ -1679,6 +1678,22 @@ def _repeated_readings(
             )
             found.append((alt, reason))
     return found
+
+
+def _placed_instead(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    i: int,
+    other: Placement,
+    index: Index,
+    lang: Language,
+) -> Merge | None:
+    """The merge of `path` with chunk i placed at `other` instead, or None where it refuses."""
+    try:
+        return _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
+    except RefusedMerge:
+        return None
 
 
 def _later_closer_readings(
@@ -1721,9 +1736,8 @@ def _later_closer_readings(
         if not any(index.keys[j] for j in range(j0 + 1, j1) if weight(index.keys[j]) >= STRONG):
             continue
         other = Placement(pairs, place.score, j1, pairs[-1][1] + 1, place.deltas)
-        try:
-            alt = _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
-        except RefusedMerge:
+        alt = _placed_instead(source, sketch, path, i, other, index, lang)
+        if alt is None:
             continue
         reason = (
             f"{sketch.chunks[i].where()} start on a line that recurs (original lines {j0 + 1} "
