@@ -7,7 +7,8 @@ from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 from cursorish.apply.verify import verify_merge
 from cursorish.apply.verify.go_locals import _unused_go_local
-from cursorish.apply.verify.toplevel import _declared_twice, _ts_imported
+from cursorish.apply.verify.toplevel import _declared_twice
+from cursorish.apply.verify.ts_imports import _top_bindings
 
 
 def _merged(original: str, sketch: str, path: str) -> str:
@@ -424,12 +425,13 @@ def test_verifier_refuses_a_name_both_imported_and_declared() -> None:
     both = _SHAPE_ORIGINAL.replace("  Creator,\n", "  Creator,\n  Shape,\n")
     problem = verify_merge(_SHAPE_ORIGINAL, _SHAPE_SKETCH, both, path="use.ts")
     assert problem is not None and "imports 'Shape'" in problem
-    assert _ts_imported(["import React, { useMemo as memo, type FC } from 'react'"]) == {
+    assert _top_bindings(["import React, { useMemo as memo, type FC } from 'react'"])[0] == {
         "React",
         "memo",
         "FC",
     }
-    assert _ts_imported(["import * as path from 'node:path'", "import './side.css'"]) == {"path"}
+    imports = ["import * as path from 'node:path'", "import './side.css'"]
+    assert _top_bindings(imports)[0] == {"path"}
 
 
 # The verifier: a Go sketch that rewrites the line reading `label` and leaves the lines that

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from cursorish.apply.verify.ts_imports import _top_bindings
+
 # Declarations a file's top level may not repeat: the file would not compile. Left out on
 # purpose: Python (a module may define a name again on purpose), TypeScript `function`, `enum`
 # and `interface` (overloads, declaration merging), Go's `init` and `_`, methods (Go's
@@ -56,50 +58,8 @@ def _declared_twice(before: list[str], after: list[str], lang: str) -> str | Non
     return None
 
 
-_TS_DECLARED = re.compile(
-    r"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?"
-    r"(?:type|interface|class|enum|const|let|var|function\*?)\s+([A-Za-z_$][\w$]*)"
-)
-_TS_FROM = re.compile(r"\bfrom\s*['\"]|^import\s*['\"]")
-
-
-def _ts_imported(lines: list[str]) -> set[str]:
-    """The names a TypeScript/JavaScript file's top-level `import` statements bind."""
-    names: set[str] = set()
-    statement: list[str] = []
-    for line in lines:
-        if not statement and not line.startswith("import"):
-            continue
-        statement.append(line)
-        if not _TS_FROM.search(line):
-            continue
-        text = " ".join(statement)
-        statement = []
-        head = re.sub(r"^import\s+(?:type\s+)?", "", text.split(" from")[0]).strip()
-        braces = re.search(r"\{([^}]*)\}", head)
-        if braces:
-            for part in braces.group(1).split(","):
-                words = part.replace("type ", " ").split()
-                if words:
-                    names.add(words[-1])
-            head = head[: braces.start()]
-        for part in head.split(","):
-            words = part.split()
-            if words and re.fullmatch(r"[A-Za-z_$][\w$]*", words[-1]):
-                names.add(words[-1])
-    return names
-
-
 def _ts_conflicts(lines: list[str]) -> set[str]:
-    imported = _ts_imported(lines)
-    if not imported:
-        return set()
-    declared = set()
-    for line in lines:
-        if line[:1].isalpha():
-            match = _TS_DECLARED.match(line)
-            if match:
-                declared.add(match.group(1))
+    imported, declared = _top_bindings(lines)
     return imported & declared
 
 
