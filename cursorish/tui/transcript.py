@@ -248,7 +248,10 @@ class Transcript(VerticalScroll):
                 out.append(Static(Text(text), classes="user"))
             elif role == "assistant":
                 if isinstance(content, str) and content.strip():
-                    out.append(Static(Text(content.strip()), classes="assistant"))
+                    block = Static(Text(content.strip()), classes="assistant")
+                    # A plan event after a rebuild marks this block instead of showing twice.
+                    self._last_reply = (block, content)
+                    out.append(block)
                 for call in message.get("tool_calls") or []:
                     fn = call.get("function") or {}
                     call_id = str(call.get("id") or "")

@@ -339,3 +339,32 @@ async def test_escape_sequences_from_the_planner_and_files_are_shown_escaped(
         text = shown(app) + screen_text(app)
         assert f"title {escaped}" in text and f"task {escaped}"[:30] in text
         assert not any(c in text for c in "\x1b\x07\x9b\u202e")
+
+
+async def test_a_plan_that_arrives_after_a_rebuilt_view_is_shown_once(
+    make_setup: SetupFactory,
+) -> None:
+    # The view was built from the store after the planner's reply was saved and before the
+    # plan event came: the stored reply is the plan's block, marked, not shown twice.
+    setup = make_setup(planner="openai/never-called")
+    plan = "1. Change greet().\n2. Leave bye() alone."
+    seed_agent(
+        setup,
+        "dddd01",
+        "plan it",
+        state="planning",
+        messages=[
+            {"role": "system", "content": "You are an agent."},
+            {"role": "user", "content": "Task: plan it\n\nRepository files (1):\napp.py"},
+            {"role": "assistant", "content": plan},
+        ],
+    )
+    pid, start = owner_token()
+    setup.store.update_agent("dddd01", pid=pid, owner_start=start)
+    app = CursorishApp(setup)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "Leave bye() alone." in shown(app), what="the stored reply")
+        app.bridge.sink(ev.Plan("dddd01", plan))
+        await wait_for(pilot, lambda: "plan ready" in shown(app), what="the plan event")
+        assert count(app, "Leave bye() alone.") == 1
+        assert len(app.transcript.query(".plan")) == 1
