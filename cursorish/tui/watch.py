@@ -5,11 +5,19 @@ one call of `on_change`, made once the tree has been quiet for `debounce_s`, and
 `max_delay_s` after the first event of the burst, so a diff shown on screen is at most about a
 second stale. Anything under `.git` is ignored, and so are reads (open / close without write):
 `git diff` reading the files to refresh the view must not trigger another refresh.
+
+Only what can change the view gets an inotify watch: the root itself (not recursively) and each
+top-level directory except `.git` and those git ignores (`node_modules/`, `target/`, virtual
+environments). A large checkout would otherwise spend tens of thousands of watches, past the
+system's limit, on build output; and git's own writes under `.git` (a new worktree's logs) race
+with watchdog adding watches for them. A top-level directory made later is watched from then on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +25,7 @@ from pathlib import Path, PurePath
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import ObservedWatch
 
 _IGNORED_TYPES = frozenset({"opened", "closed_no_write"})
 
@@ -41,6 +50,32 @@ def _is_ignored(root: Path, raw: bytes | str) -> bool:
     return ".git" in parts
 
 
+def _git_ignored(root: Path, names: list[str]) -> set[str]:
+    """Which of the top-level directory `names` git ignores in `root` (none if git cannot say:
+    not a repository, git missing)."""
+    if not names:
+        return set()
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "check-ignore", "--", *(f"{name}/" for name in names)],
+            capture_output=True,
+            text=True,
+            errors="surrogateescape",
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if done.returncode not in (0, 1):
+        return set()
+    return {line.rstrip("/") for line in done.stdout.splitlines()}
+
+
+def _is_real_dir(entry: Path) -> bool:
+    # A symlink to a directory is not followed: it may point outside the tree.
+    return entry.is_dir() and not entry.is_symlink()
+
+
 class _Handler(FileSystemEventHandler):
     def __init__(self, watcher: WorktreeWatcher) -> None:
         self._watcher = watcher
@@ -48,6 +83,8 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in _IGNORED_TYPES:
             return
+        if event.is_directory and event.event_type in ("created", "deleted", "moved"):
+            self._watcher.top_level_changed()
         # A directory's own "modified" only echoes a change to a file in it.
         if event.is_directory and event.event_type == "modified":
             return
@@ -78,15 +115,62 @@ class WorktreeWatcher:
         self._first_event = 0.0
         self._last_event = 0.0
         self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._handler = _Handler(self)
+        self._watches: dict[str, ObservedWatch] = {}  # top-level directory name -> its watch
+        self._skipped: set[str] = set()  # top-level directories seen and left unwatched
         self._stopped = False
         self.changes = 0  # how many times on_change was called
 
     def start(self) -> None:
         observer = Observer()
         observer.daemon = True
-        observer.schedule(_Handler(self), str(self.root), recursive=True)
-        observer.start()
+        observer.schedule(self._handler, str(self.root), recursive=False)
         self._observer = observer
+        self._sync_watches()
+        observer.start()
+
+    def watched(self) -> list[str]:
+        """The top-level directories watched now (recursively), by name."""
+        with self._lock:
+            return sorted(self._watches)
+
+    def top_level_changed(self) -> None:
+        """A directory was made, removed or renamed somewhere: watch the top-level ones that are
+        new, drop the watches of those that are gone."""
+        try:
+            self._sync_watches()
+        except OSError as exc:  # the root itself went away; the view says so on refresh
+            logging.getLogger(__name__).debug("watch of %s not updated: %s", self.root, exc)
+
+    def _sync_watches(self) -> None:
+        observer = self._observer
+        if observer is None:
+            return
+        present = {entry.name for entry in self.root.iterdir() if _is_real_dir(entry)}
+        with self._lock:
+            if self._stopped:
+                return
+            gone = [name for name in self._watches if name not in present]
+            fresh = [n for n in present if n not in self._watches and n not in self._skipped]
+            self._skipped &= present
+        ignored = _git_ignored(self.root, [name for name in fresh if name != ".git"])
+        for name in gone:
+            with self._lock:
+                watch = self._watches.pop(name, None)
+            if watch is not None:
+                with contextlib.suppress(KeyError):  # its emitter already stopped
+                    observer.unschedule(watch)
+        for name in fresh:
+            if name == ".git" or name in ignored:
+                with self._lock:
+                    self._skipped.add(name)
+                continue
+            try:
+                watch = observer.schedule(self._handler, str(self.root / name), recursive=True)
+            except OSError:  # removed again before the watch was added
+                continue
+            with self._lock:
+                self._watches[name] = watch
 
     def stop(self) -> None:
         with self._lock:

@@ -70,3 +70,44 @@ def test_a_stopped_watcher_is_silent(tmp_path: Path) -> None:
     (root / "a.py").write_text("x = 3\n")
     time.sleep(QUIET_S)
     assert calls.count == 0
+
+
+def test_only_the_tree_is_watched_not_git_or_ignored_output(tmp_path: Path) -> None:
+    root = create_repo(
+        tmp_path / "r",
+        {".gitignore": "node_modules/\n", "src/a.py": "x = 1\n", "docs/x.md": "x\n"},
+    )
+    (root / "node_modules" / "pkg").mkdir(parents=True)
+    calls = _Calls()
+    with WorktreeWatcher(root, calls, debounce_s=0.1) as watcher:
+        assert watcher.watched() == ["docs", "src"]
+        (root / "node_modules" / "pkg" / "index.js").write_text("x\n")
+        time.sleep(QUIET_S)
+        assert calls.count == 0
+
+
+def test_a_top_level_directory_made_later_is_watched_deep_down(tmp_path: Path) -> None:
+    root = create_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    calls = _Calls()
+    with WorktreeWatcher(root, calls, debounce_s=0.1) as watcher:
+        (root / "pkg").mkdir()
+        deadline = time.monotonic() + 5
+        while watcher.watched() != ["pkg"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert watcher.watched() == ["pkg"]
+        time.sleep(QUIET_S)  # the burst of making it is over
+        calls.event.clear()
+        before = calls.count
+        (root / "pkg" / "deep").mkdir()
+        time.sleep(QUIET_S)
+        calls.event.clear()
+        (root / "pkg" / "deep" / "m.py").write_text("y = 1\n")
+        assert calls.event.wait(5)
+        assert calls.count > before
+        (root / "pkg" / "deep" / "m.py").unlink()
+        (root / "pkg" / "deep").rmdir()
+        (root / "pkg").rmdir()
+        deadline = time.monotonic() + 5
+        while watcher.watched() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert watcher.watched() == []
