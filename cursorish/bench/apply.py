@@ -17,28 +17,36 @@ from cursorish.apply_cli import index_percentile
 
 
 def generate_file(lines: int, seed: int = 0) -> str:
-    """Python source of about `lines` lines: classes with a few methods each."""
+    """Valid Python source of exactly `lines` lines: classes with a few methods each, then
+    module constants to fill up (a file cut inside a block would send every merge down the
+    syntax check's slow path, which real files rarely take)."""
     rng = random.Random(seed)
     out = ['"""Generated module for benchmarks."""', "", "import math", "import os", "", ""]
     number = 0
-    while len(out) < lines:
-        out.append(f"class Service{number}:")
-        out.append(f'    """Service number {number}."""')
-        out.append("")
-        out.append("    def __init__(self, size: int) -> None:")
-        out.append("        self.size = size")
-        out.append(f"        self.name = 'service-{number}'")
-        out.append("")
+    while True:
+        block = [
+            f"class Service{number}:",
+            f'    """Service number {number}."""',
+            "",
+            "    def __init__(self, size: int) -> None:",
+            "        self.size = size",
+            f"        self.name = 'service-{number}'",
+            "",
+        ]
         for method in range(rng.randint(2, 5)):
-            out.append(f"    def method_{method}(self, value: int) -> int:")
-            out.append(f"        total = value * {rng.randint(2, 99)}")
+            block.append(f"    def method_{method}(self, value: int) -> int:")
+            block.append(f"        total = value * {rng.randint(2, 99)}")
             for step in range(rng.randint(2, 6)):
-                out.append(f"        if total > {rng.randint(10, 999)}:")
-                out.append(f"            total -= {step + 1}")
-            out.append("        return total")
-            out.append("")
-        out.append("")
+                block.append(f"        if total > {rng.randint(10, 999)}:")
+                block.append(f"            total -= {step + 1}")
+            block.append("        return total")
+            block.append("")
+        block.append("")
+        if len(out) + len(block) > lines:
+            break
+        out.extend(block)
         number += 1
+    out.extend(f"LIMIT_{n} = {n * 7}" for n in range(lines - len(out)))
     return "\n".join(out[:lines]) + "\n"
 
 

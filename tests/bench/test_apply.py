@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 
 import pytest
 
-from cursorish.bench.apply import cmd_bench_apply
+from cursorish.bench.apply import cmd_bench_apply, generate_file
 
 
 def test_bench_apply_json(capsys) -> None:
@@ -16,6 +17,13 @@ def test_bench_apply_json(capsys) -> None:
     assert [row["lines"] for row in summary["sizes"]] == [100, 500]
     assert all(row["merged"] for row in summary["sizes"])
     assert all(0 < row["cpu_median_ms"] <= 10 * row["median_ms"] for row in summary["sizes"])
+
+
+@pytest.mark.parametrize("lines", [100, 500, 2500])
+def test_the_generated_file_is_whole_python_of_the_asked_length(lines: int) -> None:
+    text = generate_file(lines)
+    assert text.count("\n") == lines
+    ast.parse(text)  # a file cut inside a block would bench the syntax check's rare slow path
 
 
 @pytest.mark.slow
