@@ -114,6 +114,9 @@ class RemoteApplyModel:
         self.model = model or self.profile.default_model
         self.api_key = api_key
         self.timeout_s = timeout_s
+        # Cleared when the endpoint rejects `prediction` (an OpenAI-compatible server without
+        # Predicted Outputs): the draft only makes the answer faster, never different.
+        self.sends_prediction = self.profile.predicted
 
     @property
     def name(self) -> str:
@@ -151,7 +154,7 @@ class RemoteApplyModel:
             "num_retries": 0,  # `complete` retries once itself (litellm's retries need
             "max_retries": 0,  # tenacity, which is not a dependency)
         }
-        if self.profile.predicted:
+        if self.sends_prediction:
             kwargs["prediction"] = {"type": "content", "content": original}
         return kwargs
 
@@ -211,6 +214,10 @@ class RemoteApplyModel:
             try:
                 return litellm.completion(**request, stream=stream)
             except Exception as error:  # litellm raises many types; the user needs one message
+                if attempt == 0 and "prediction" in request and _rejects_prediction(error):
+                    self.sends_prediction = False
+                    request = {k: v for k, v in request.items() if k != "prediction"}
+                    continue
                 wait = self._retry_wait(error) if attempt == 0 else None
                 if wait is None:
                     raise self._failed(f"failed: {self._explain(error)}") from None
@@ -305,6 +312,15 @@ def _deltas(response: Iterable[Any], finishes: list[str]) -> Iterable[str]:
             content = getattr(delta, "content", None) if delta is not None else None
             if content:
                 yield str(content)
+
+
+def _rejects_prediction(error: Exception) -> bool:
+    """An HTTP 400 that names the `prediction` argument: the server has no Predicted Outputs
+    (vLLM: "extra inputs are not permitted", others: "unrecognized request argument")."""
+    from cursorish.planner.failures import classify
+
+    failure = classify(error)
+    return failure.status in (400, 422) and "prediction" in str(error).lower()
 
 
 def _short(error: Exception) -> str:

@@ -335,3 +335,30 @@ def test_a_cancel_from_on_token_keeps_its_own_words() -> None:
         )
     assert isinstance(outcome, Refused)
     assert outcome.reason == "the edit was stopped: the agent was cancelled; file unchanged"
+
+
+def test_a_server_without_predicted_outputs_is_asked_again_without_the_draft() -> None:
+    # vLLM and other OpenAI-compatible servers answer 400 to the `prediction` argument.
+    message = "Extra inputs are not permitted: body.prediction"
+    script = [
+        {"content": MERGED, "error": {"status": 400, "times": 1, "message": message}},
+        {"content": MERGED},
+    ]
+    with ScriptedServer(script) as server:
+        model = RemoteApplyModel(server.base_url, profile="openai-predicted", timeout_s=5)
+        first = model.apply(ORIGINAL, SKETCH, path="io.py")
+        second = model.apply(ORIGINAL, SKETCH, path="io.py")
+        bodies = list(server.requests)
+    assert isinstance(first, Merged) and first.text == MERGED
+    assert isinstance(second, Merged) and second.text == MERGED
+    assert ["prediction" in body for body in bodies] == [True, False, False]
+
+
+def test_another_bad_request_is_not_retried() -> None:
+    script = [{"content": MERGED, "error": {"status": 400, "times": -1, "message": "bad model"}}]
+    with ScriptedServer(script) as server:
+        model = RemoteApplyModel(server.base_url, profile="openai-predicted", timeout_s=5)
+        outcome = model.apply(ORIGINAL, SKETCH, path="io.py")
+        assert len(server.requests) == 1
+    assert isinstance(outcome, Refused) and "HTTP 400" in outcome.reason
+    assert model.sends_prediction
