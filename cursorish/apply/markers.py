@@ -8,6 +8,8 @@ from cursorish.apply.languages import Language
 
 _CLOSERS = ("*/}", "*/", "-->", "}")
 _DOTS = re.compile(r"(\.\s*){2,}\.|…")
+# Markup inside a comment (an HTML tag, a `code span`): its words are no marker's wording.
+_MARKUP = re.compile(r"</?[A-Za-z][\w-]*>|`[^`]*`")
 _KEYWORDS = re.compile(
     r"\b(existing|unchanged|rest|remaining|remainder|same|omitted|elided|keep|kept|previous|"
     r"original|other|more|code|before|here|etc|lines?|methods?|functions?|imports?|body|"
@@ -59,7 +61,11 @@ def is_marker(line: str, lang: Language) -> bool:
     words = re.sub(r"[^\w\s]", " ", body.lower().replace("…", " ")).split()
     text = " ".join(words)
     if has_dots and not words:
-        return True
+        # A Rust doc comment's bare `...` elides code in a documented example, not the file.
+        return not (lang.name == "rust" and stripped.startswith(("///", "//!")))
+    if has_dots and _MARKUP.search(body):
+        prose = re.sub(r"[^\w\s]", " ", _MARKUP.sub(" ", body).lower().replace("…", " "))
+        return len(words) <= 10 and bool(_KEYWORDS.search(" ".join(prose.split())))
     if len(words) > 10:
         return False
     if has_dots and _KEYWORDS.search(text):
