@@ -1,11 +1,13 @@
-"""Wrong merges of Rust sketches (round 4): doc-comment lines read as markers."""
+"""Wrong merges of Rust sketches (round 4): doc-comment lines read as markers, and a
+`#[cfg(...)]` variant's attribute dropped while the other variant stays."""
 
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.languages import detect_language
 from cursorish.apply.markers import is_marker
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
+from cursorish.apply.verify.rust_variants import _ungated_variant
 
 RUST = detect_language("lib.rs")
 
@@ -72,3 +74,63 @@ def test_doc_lines_with_dots_merge_as_code() -> None:
     outcome = merge(GAUGE, GAUGE_DOCS, path="gauge.rs")
     assert isinstance(outcome, Merged), outcome
     assert outcome.text == GAUGE_DOCS
+
+
+# --- cfg variants -----------------------------------------------------------------------
+
+VARIANTS = """\
+/// Logs a line.
+#[cfg(feature = "quiet")]
+#[macro_export]
+macro_rules! say {
+    ($msg:expr) => {};
+}
+
+/// Logs a line.
+#[cfg(not(feature = "quiet"))]
+#[macro_export]
+macro_rules! say {
+    ($msg:expr) => {
+        println!("{}", $msg)
+    };
+}
+
+pub fn run() {
+    say!("run");
+}
+"""
+
+# The sketch shows the first variant without its cfg line and the second variant's body, so
+# it replaces both with one macro; read as dropping the cfg line only, `say` clashes.
+ONE_MACRO = """\
+// ... existing code ...
+/// Logs a line.
+#[macro_export]
+macro_rules! say {
+    ($msg:expr) => {
+        println!("{}", $msg)
+    };
+}
+// ... existing code ...
+"""
+
+
+def test_dropping_one_cfg_variants_attribute_is_refused() -> None:
+    outcome = merge(VARIANTS, ONE_MACRO, path="say.rs")
+    assert isinstance(outcome, Refused), outcome
+
+
+def test_ungated_variant_check() -> None:
+    before = VARIANTS.splitlines()
+    after = [line for line in before if line != '#[cfg(feature = "quiet")]']
+    assert _ungated_variant(before, after, "rust") is not None
+    # Both variants still gated, or only one left: fine; other languages are not checked.
+    assert _ungated_variant(before, before, "rust") is None
+    alone = before[:6] + before[15:]
+    assert _ungated_variant(before, [x for x in alone if not x.startswith("#[cfg")], "rust") is None
+    assert _ungated_variant(before, after, "go") is None
+
+
+def test_ungated_clash_already_in_the_original_is_not_blamed() -> None:
+    lines = ["fn f() {}", "", "#[cfg(test)]", "fn f() {}"]
+    assert _ungated_variant(lines, [*lines, "", "fn g() {}"], "rust") is None

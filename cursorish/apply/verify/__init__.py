@@ -46,6 +46,7 @@ from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.rust_uses import _orphaned_binding
+from cursorish.apply.verify.rust_variants import _ungated_variant
 from cursorish.apply.verify.shape import _shape
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
 from cursorish.apply.verify.ts_imports import _orphaned_ts_import
@@ -97,6 +98,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _declared_twice(before, after, lang.name)
     if problem is None:
         problem = _imported_and_declared(before, after, lang.name)
+    if problem is None:
+        problem = _ungated_variant(before, after, lang.name)
     if problem is None and lang.has_grammar:
         problem = new_errors(original, result, lang.name, changed, aligned)
     return problem
