@@ -21,6 +21,7 @@ def merge_plain(
     sketch = LazySketch(_top_level_chunks(lines), True, True, 0)
     result = merge_lazy_sketch(source, sketch, lang)
     _deleted_blank_doubt(source, result)
+    _blank_side_doubt(source, result)
     _open_end_doubt(source, lines, result)
     text = source.render(result.pieces)
     check_deletions(source, original, text, lines, result.deleted, lang)
@@ -58,6 +59,80 @@ def _deleted_blank_doubt(source: SourceFile, result: Merge) -> None:
                     f"line {j + 1}, which it keeps, and writes new code there: unclear "
                     "whether it deletes the blank line or only left it out"
                 )
+
+
+def _merged_order(source: SourceFile, result: Merge) -> list[int | None]:
+    """The original line of each merged line: None for a new line, -1 for a new blank one."""
+    lines = source.lines
+    gone = set(result.deleted)
+    kept = [j for j in range(len(lines)) if j not in gone]
+    order: list[int | None] = []
+    p = 0
+    for text, _ending in result.pieces:
+        if p < len(kept) and text is lines[kept[p]]:
+            order.append(kept[p])
+            p += 1
+        else:
+            order.append(None if text.strip() else -1)
+    return order
+
+
+def _blank_side_doubt(source: SourceFile, result: Merge) -> None:
+    """New lines a snippet puts between two original lines that a blank line separates, right
+    next to one of them: planners drop and keep blank lines in snippets at will, so the new
+    code may as well go on the other side of the blank line, or between two blank lines."""
+    lines = source.lines
+    order = _merged_order(source, result)
+    i = 0
+    while i < len(order):
+        if order[i] is not None and order[i] != -1:
+            i += 1
+            continue
+        start = i
+        while i < len(order) and (order[i] is None or order[i] == -1):
+            i += 1
+        if None not in order[start:i]:
+            continue
+        x, near_x = _kept_neighbour(lines, order, start - 1, -1)
+        y, near_y = _kept_neighbour(lines, order, i, 1)
+        if x is None or y is None or not (near_x or near_y) or y <= x + 1:
+            continue
+        if near_y and not near_x and all(_attaches(t) for t in _texts(result, start, i)):
+            continue  # comments and attributes go with the line they sit on
+        if all(not lines[j].strip() for j in range(x + 1, y)):
+            raise RefusedMerge(
+                f"the snippet writes new code between original lines {x + 1} and {y + 1}, "
+                "which a blank line separates, right next to one of them: unclear on which "
+                "side of the blank line it goes"
+            )
+
+
+def _texts(result: Merge, start: int, stop: int) -> list[str]:
+    return [text.strip() for text, _ending in result.pieces[start:stop] if text.strip()]
+
+
+def _attaches(text: str) -> bool:
+    """Whether a line belongs with the line after it: a comment, an outer attribute
+    (`#[derive(...)]`, not a file's `#![...]`) or a decorator."""
+    if text.startswith("#!"):
+        return False
+    return text.startswith(("//", "/*", "*", "#[", "@", "# ")) or text == "#"
+
+
+def _kept_neighbour(
+    lines: list[str], order: list[int | None], at: int, step: int
+) -> tuple[int | None, bool]:
+    """The first non-blank original line from merged position `at` on in direction `step`,
+    over kept blank lines only, and whether it is right at `at`."""
+    k = at
+    while 0 <= k < len(order):
+        j = order[k]
+        if j is None or j == -1:
+            return None, False
+        if lines[j].strip():
+            return j, k == at
+        k += step
+    return None, False
 
 
 def _open_end_doubt(source: SourceFile, lines: list[str], result: Merge) -> None:

@@ -1,5 +1,6 @@
-"""Wrong merges of Rust sketches (round 4): doc-comment lines read as markers, and a
-`#[cfg(...)]` variant's attribute dropped while the other variant stays."""
+"""Wrong merges of Rust sketches (round 4): doc-comment lines read as markers, a
+`#[cfg(...)]` variant's attribute dropped while the other variant stays, and a snippet's new
+code put on one side of a blank line it does not show."""
 
 from __future__ import annotations
 
@@ -134,3 +135,65 @@ def test_ungated_variant_check() -> None:
 def test_ungated_clash_already_in_the_original_is_not_blamed() -> None:
     lines = ["fn f() {}", "", "#[cfg(test)]", "fn f() {}"]
     assert _ungated_variant(lines, [*lines, "", "fn g() {}"], "rust") is None
+
+
+# --- snippets and the blank line between two original lines ------------------------------
+
+STEPS = """\
+use std::fmt;
+
+pub struct Steps {
+    count: usize,
+}
+
+impl Steps {
+    pub fn run(&mut self) -> usize {
+        let start = self.count;
+        self.count += 1;
+
+        if self.count > 10 {
+            self.count = 0;
+        }
+        start
+    }
+}
+
+impl fmt::Display for Steps {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} steps", self.count)
+    }
+}
+"""
+
+# New statements between `self.count += 1;` and the `if`, which a blank line separates: a
+# snippet (no markers) drops blank lines at will, so they may go before or after the blank.
+NEW_STATEMENTS = """\
+        self.count += 1;
+        log::debug!("step {}", self.count);
+
+        if self.count > 10 {
+            self.count = 0;
+"""
+
+# A comment right on the `if`: it belongs with the line it sits on, after the blank line.
+NEW_COMMENT = """\
+        self.count += 1;
+
+        // wrap around past ten
+        if self.count > 10 {
+            self.count = 0;
+"""
+
+
+def test_snippet_code_next_to_a_blank_line_is_refused() -> None:
+    outcome = merge(STEPS, NEW_STATEMENTS, path="steps.rs")
+    assert isinstance(outcome, Refused), outcome
+    assert "which a blank line separates" in outcome.reason
+
+
+def test_snippet_comment_on_the_next_line_goes_after_the_blank_line() -> None:
+    outcome = merge(STEPS, NEW_COMMENT, path="steps.rs")
+    assert isinstance(outcome, Merged), outcome
+    comment = "\n        // wrap around past ten"
+    wanted = STEPS.replace("\n        if self.count > 10", comment + "\n        if self.count > 10")
+    assert outcome.text == wanted
