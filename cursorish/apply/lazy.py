@@ -459,11 +459,21 @@ def _assemble(
         delta = path[i].delta
         used = set(span.matched.values())
         spaced = span.a == 0 or not source.lines[span.a - 1].strip()
+        # A blank line a chunk ends with, where the next chunk goes on right after it in the
+        # original (the marker between them keeps no line, and no blank line is there): the
+        # sketch spaces the two apart, so that blank line is new, not spacing at a marker.
+        joined = (
+            i < last
+            and spans[i + 1].a == span.b
+            and 0 < span.b < n
+            and bool(source.lines[span.b - 1].strip())
+            and bool(source.lines[span.b].strip())
+        )
         drop = dropped_blanks(
             chunk.keys,
             span.matched,
             (i > 0 or sketch.leading_marker) and spaced,
-            i < last or sketch.trailing_marker,
+            (i < last or sketch.trailing_marker) and not joined,
         )
         blanks_before, blanks_after = _kept_blanks(chunk, span, source.lines, drop)
         for restored in (*blanks_before.values(), *blanks_after.values()):

@@ -197,3 +197,49 @@ def test_snippet_comment_on_the_next_line_goes_after_the_blank_line() -> None:
     comment = "\n        // wrap around past ten"
     wanted = STEPS.replace("\n        if self.count > 10", comment + "\n        if self.count > 10")
     assert outcome.text == wanted
+
+
+# --- a blank line between two chunks that the original holds back to back ----------------
+
+CLEANUP = """\
+use std::fs;
+use std::io;
+
+/// Removes a path, a file or an empty directory.
+pub fn cleanup(path: &str) -> io::Result<()> {
+    let info = fs::metadata(path)?;
+    if info.is_dir() {
+        return fs::remove_dir(path);
+    }
+    fs::remove_file(path)
+}
+
+/// Whether a path names a directory.
+pub fn is_dir(path: &str) -> bool {
+    fs::metadata(path).map(|info| info.is_dir()).unwrap_or(false)
+}
+
+/// The size of a file, or zero.
+pub fn size(path: &str) -> u64 {
+    fs::metadata(path).map(|info| info.len()).unwrap_or(0)
+}
+"""
+
+# The snippet adds a log line and a blank line after it: the blank line splits it in two
+# pieces that the original holds back to back, so it is new spacing, not a marker's.
+LOGGED = """\
+    if info.is_dir() {
+        return fs::remove_dir(path);
+    }
+    log::debug!("removing {}", path);
+
+    fs::remove_file(path)
+"""
+
+
+def test_blank_line_between_back_to_back_pieces_is_kept() -> None:
+    outcome = merge(CLEANUP, LOGGED, path="cleanup.rs")
+    assert isinstance(outcome, Merged), outcome
+    logged = '    log::debug!("removing {}", path);\n\n'
+    wanted = CLEANUP.replace("    fs::remove_file(path)\n", logged + "    fs::remove_file(path)\n")
+    assert outcome.text == wanted
