@@ -1143,7 +1143,9 @@ def _bare_edges(sketch: LazySketch, path: list[Placement], source: list[str], in
         return False
     # Nothing else bounds an edge chunk: its outermost line must say where it is, once in the
     # file (a copy further out could be where it starts, the lines between deleted).
-    if index.count(key(head[shown_head[0]])) != 1 or index.count(key(tail[shown_tail[-1]])) != 1:
+    if (index.count(key(head[shown_head[0]])) != 1 and not _held_on(first.pairs[:2], index)) or (
+        index.count(key(tail[shown_tail[-1]])) != 1 and not _held_on(final.pairs[-2:][::-1], index)
+    ):
         return False
     # A chunk that changes nothing within itself only shows a deletion at its outer edge.
     if not _edits_within(head, first, source) or not _edits_within(tail, final, source):
@@ -1151,6 +1153,22 @@ def _bare_edges(sketch: LazySketch, path: list[Placement], source: list[str], in
     return any(line.strip() for line in source[: first.pairs[0][1]]) and any(
         line.strip() for line in source[final.pairs[-1][1] + 1 :]
     )
+
+
+def _held_on(pairs: list[tuple[int, int]], index: Index) -> bool:
+    """Whether an edge chunk's outermost line, a telling one that recurs in the file, is
+    matched right next to the chunk's next line (adjacent in both, blank lines aside), and
+    that next line is telling and found once: the outermost line is then held there by it."""
+    if len(pairs) < 2:
+        return False
+    (k1, j1), (k2, j2) = pairs
+    if weight(index.keys[j1]) < STRONG:
+        return False  # bare punctuation (`}`) recurs everywhere and holds on to nothing
+    lo, hi = (j1, j2) if j1 < j2 else (j2, j1)
+    if abs(k2 - k1) != 1 or any(not index.blank[j] for j in range(lo + 1, hi)):
+        return False
+    inner = index.keys[j2]
+    return weight(inner) >= STRONG and index.count(inner) == 1
 
 
 def _edits_within(lines: list[str], place: Placement, source: list[str]) -> bool:

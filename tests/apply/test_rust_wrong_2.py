@@ -1,6 +1,7 @@
 """Wrong merges of Rust sketches (round 4): doc-comment lines read as markers, a
-`#[cfg(...)]` variant's attribute dropped while the other variant stays, and a snippet's new
-code put on one side of a blank line it does not show."""
+`#[cfg(...)]` variant's attribute dropped while the other variant stays, a snippet's new
+code put on one side of a blank line it does not show, a blank line between two pieces of a
+snippet lost; and a sketch without edge markers whose outermost line recurs (refused before)."""
 
 from __future__ import annotations
 
@@ -243,3 +244,82 @@ def test_blank_line_between_back_to_back_pieces_is_kept() -> None:
     logged = '    log::debug!("removing {}", path);\n\n'
     wanted = CLEANUP.replace("    fs::remove_file(path)\n", logged + "    fs::remove_file(path)\n")
     assert outcome.text == wanted
+
+
+# --- a sketch without edge markers whose last line recurs ----------------------------------
+
+STORE = """\
+use std::fs;
+use std::io;
+
+fn load(path: &str) -> io::Result<String> {
+    fs::read_to_string(path)
+}
+
+fn save(path: &str, text: &str) -> io::Result<()> {
+    let text = text.trim();
+    fs::write(path, text)?;
+    flush_all()
+}
+
+fn exists(path: &str) -> bool {
+    fs::metadata(path).is_ok()
+}
+
+fn remove(path: &str) -> io::Result<()> {
+    fs::remove_file(path)?;
+    flush_all()
+}
+
+fn size(path: &str) -> io::Result<u64> {
+    Ok(fs::metadata(path)?.len())
+}
+
+fn touch(path: &str) -> io::Result<()> {
+    fs::write(path, "")
+}
+"""
+
+# No marker at either edge: the sketch leaves out the file's head and tail. Its last line,
+# `flush_all()`, recurs, but it sits right after `fs::remove_file(path)?;`, found once, as in the
+# file: it is held there.
+TRIMMED = """\
+fn save(path: &str, text: &str) -> io::Result<()> {
+    let text = text.trim_end();
+    fs::write(path, text)?;
+    flush_all()
+}
+// ... existing code ...
+fn remove(path: &str) -> io::Result<()> {
+    let path = path.trim();
+    fs::remove_file(path)?;
+    flush_all()
+"""
+
+# `}` recurs everywhere: it holds on to nothing, even right next to a line found once.
+CLOSER_LAST = """\
+fn save(path: &str, text: &str) -> io::Result<()> {
+    let text = text.trim_end();
+    fs::write(path, text)?;
+    flush_all()
+}
+// ... existing code ...
+fn size(path: &str) -> io::Result<u64> {
+    let path = path.trim();
+    Ok(fs::metadata(path)?.len())
+}
+"""
+
+
+def test_recurring_edge_line_held_by_its_neighbour_leaves_the_edges_out() -> None:
+    outcome = merge(STORE, TRIMMED, path="store.rs")
+    assert isinstance(outcome, Merged), outcome
+    wanted = STORE.replace("text.trim();", "text.trim_end();").replace(
+        "    fs::remove_file(path)?;", "    let path = path.trim();\n    fs::remove_file(path)?;"
+    )
+    assert outcome.text == wanted
+
+
+def test_recurring_closer_at_the_edge_holds_nothing() -> None:
+    outcome = merge(STORE, CLOSER_LAST, path="store.rs")
+    assert isinstance(outcome, Refused), outcome
