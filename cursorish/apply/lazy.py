@@ -577,7 +577,9 @@ def _to_blank_edges(
         j = span.a
         while j > lower and source[j - 1].strip():
             j -= 1
-        if j > lower and _old_version(source[j : span.a], new):
+        if j > lower and (
+            _old_version(source[j : span.a], new) or _comment_rewrite(source[j : span.a], new)
+        ):
             span.a = j
     if markers[1] and last < len(lines) - 1 and last not in span.matched and span.b < upper:
         new = [lines[k] for k in range(max(span.matched) + 1, last + 1) if lines[k].strip()]
@@ -748,6 +750,17 @@ def _old_version(old: list[str], new: list[str]) -> bool:
         ):
             alike += 1
     return alike >= max(1, _OLD_VERSION * len(old))
+
+
+def _comment_rewrite(old: list[str], new: list[str]) -> bool:
+    """Whether original lines are one comment paragraph that new comment lines rewrite: all
+    comments with words, the new ones too, and the first new line starts as the first old one
+    does (a comment cut short or reworded from its opening words on)."""
+    if not old or not new:
+        return False
+    if not all(_line_kind(line) == "comment" and _comment_words(line) for line in old + new):
+        return False
+    return similar(new[0], old[0])
 
 
 def _kept_blanks(

@@ -1,7 +1,8 @@
 """Wrong merges of Rust sketches (round 4): doc-comment lines read as markers, a
 `#[cfg(...)]` variant's attribute dropped while the other variant stays, a snippet's new
 code put on one side of a blank line it does not show, a blank line between two pieces of a
-snippet lost; and a sketch without edge markers whose outermost line recurs (refused before)."""
+snippet lost; and, refused before, a sketch without edge markers whose outermost line recurs,
+and a comment paragraph cut short after a blank line."""
 
 from __future__ import annotations
 
@@ -323,3 +324,48 @@ def test_recurring_edge_line_held_by_its_neighbour_leaves_the_edges_out() -> Non
 def test_recurring_closer_at_the_edge_holds_nothing() -> None:
     outcome = merge(STORE, CLOSER_LAST, path="store.rs")
     assert isinstance(outcome, Refused), outcome
+
+
+# --- a comment paragraph cut short after a blank line ------------------------------------
+
+READER = """\
+use std::io::Read;
+
+pub struct Reader<R> {
+    inner: R,
+
+    // Bytes read but not yet handed out. The standard reader cannot give them back once
+    // read, so the struct keeps them itself until the next call asks for more; a later
+    // version of the standard library may offer a way to peek, and then this field and
+    // the copying around it can go.
+    pending: Vec<u8>,
+}
+
+impl<R: Read> Reader<R> {
+    pub fn new(inner: R) -> Self {
+        Reader { inner, pending: Vec::new() }
+    }
+}
+"""
+
+# The sketch shows the field's comment as one short line: it rewrites the whole paragraph
+# that opens the same way, not a new line put under the old comment.
+SHORT_COMMENT = """\
+// ... existing code ...
+
+    // Bytes read but not yet handed out.
+    pending: Vec<u8>,
+// ... existing code ...
+"""
+
+
+def test_comment_paragraph_rewritten_from_its_opening_words() -> None:
+    outcome = merge(READER, SHORT_COMMENT, path="reader.rs")
+    assert isinstance(outcome, Merged), outcome
+    old = (
+        "    // Bytes read but not yet handed out. The standard reader cannot give them back once\n"
+        "    // read, so the struct keeps them itself until the next call asks for more; a later\n"
+        "    // version of the standard library may offer a way to peek, and then this field and\n"
+        "    // the copying around it can go.\n"
+    )
+    assert outcome.text == READER.replace(old, "    // Bytes read but not yet handed out.\n")
