@@ -16,7 +16,7 @@ from cursorish.apply.result import ApplyOutcome, Merged, Refused
 from cursorish.apply.search_replace import merge_search_replace
 from cursorish.apply.sketch import detect_format, strip_fences
 from cursorish.apply.textio import sketch_lines
-from cursorish.apply.verify import verify_merge
+from cursorish.apply.verify import verify_merge, verify_names
 
 ENGINE = "deterministic"
 
@@ -33,7 +33,7 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
         if fmt == "empty":
             return Refused("the sketch is empty", ENGINE, fmt)
         source = SourceFile.from_text(original)
-        text, fmt = _dispatch(fmt, source, original, lines, lang)
+        text, fmt = _dispatch(fmt, source, original, lines, lang, (sketch, path))
         if text == original or text.rstrip() == original.rstrip():
             return Refused(
                 "the merge leaves the file unchanged: the sketch's code already occurs in it, "
@@ -53,7 +53,12 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
 
 
 def _dispatch(
-    fmt: str, source: SourceFile, original: str, lines: list[str], lang: Language
+    fmt: str,
+    source: SourceFile,
+    original: str,
+    lines: list[str],
+    lang: Language,
+    given: tuple[str, str] = ("", ""),
 ) -> tuple[str, str]:
     if fmt == "search_replace":
         return merge_search_replace(source, lines), fmt
@@ -64,9 +69,12 @@ def _dispatch(
     if fmt == "lazy":
 
         def validate(merge: Merge) -> None:
-            check_deletions(
-                source, original, source.render(merge.pieces), lines, merge.deleted, lang
-            )
+            text = source.render(merge.pieces)
+            check_deletions(source, original, text, lines, merge.deleted, lang)
+            # A reading that leaves a name used and gone (or an import unused) does not compile.
+            problem = verify_names(original, given[0], text, path=given[1])
+            if problem:
+                raise RefusedMerge(problem)
 
         result = merge_lazy(source, lines, lang, validate)
         text = source.render(result.pieces)  # rendered once, for the check and the answer

@@ -51,7 +51,7 @@ from cursorish.apply.verify.shape import _shape
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
 from cursorish.apply.verify.ts_imports import _orphaned_ts_import
 
-__all__ = ["EDGE_CUT", "verify_merge"]
+__all__ = ["EDGE_CUT", "verify_merge", "verify_names"]
 
 
 def verify_merge(original: str, sketch: str, result: str, *, path: str = "") -> str | None:
@@ -102,4 +102,27 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _ungated_variant(before, after, lang.name)
     if problem is None and lang.has_grammar:
         problem = new_errors(original, result, lang.name, changed, aligned)
+    return problem
+
+
+def verify_names(original: str, sketch: str, result: str, *, path: str = "") -> str | None:
+    """None unless the merge leaves a name used and no longer there (an import or a definition
+    it removes while the file still uses it) or an import kept with every use of it removed:
+    the checks of `verify_merge` on what the file names, which a reading that does not compile
+    fails whatever the sketch's shape."""
+    lang = detect_language(path)
+    lines = strip_fences(sketch_lines(sketch))
+    before = _lines(original)
+    after = _lines(result)
+    problem: str | None = None
+    if lang.name in ("go", "python"):
+        problem = _orphaned_import(before, after, lang.name)
+    if problem is None:
+        problem = _orphaned_binding(before, after, lang.name)
+    if problem is None:
+        problem = _orphaned_ts_import(before, after, lang.name)
+    if problem is None and lang.name in ("go", "python"):
+        problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
+    if problem is None and lang.name == "go":
+        problem = _removed_go_declaration(before, after)
     return problem
