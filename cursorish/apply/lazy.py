@@ -1360,6 +1360,7 @@ def merge_lazy_sketch(
     options: list[list[Placement]] = []
     for i, chunk in enumerate(sketch.chunks):
         cands = candidates(chunk.keys, chunk.lines, index)
+        cands = [_closed_block(q, chunk, index) for q in cands]
         if _can_float(sketch, i):
             # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
             if any(p.strong for p in cands):
@@ -1399,6 +1400,57 @@ def merge_lazy_sketch(
     if chosen.doubt:
         raise RefusedMerge(chosen.doubt)
     return chosen
+
+
+def _closed_block(place: Placement, chunk: Chunk, index: Index) -> Placement:
+    """A chunk that ends on a closing line (`}`) its chain leaves unmatched, after an opener
+    it matches at the closer's depth with every line between them deeper, closes that block:
+    the closer is the opener's own closing line in the original, and the block's lines after
+    the chunk's last match go (the sketch shows the whole body, with no marker in it). Read
+    as a new line, the `}` would close the block early and leave the file unbalanced."""
+    keys = chunk.keys
+    shown = [k for k, kk in enumerate(keys) if kk]
+    if not place.pairs or len(shown) < 3:
+        return place
+    close = shown[-1]
+    k_last, j_last = place.pairs[-1]
+    if k_last >= close or not keys[close].startswith(("}", ")", "]")):
+        return place
+    width = indent_width(chunk.lines[close])
+    opener = next((k for k in reversed(shown[:-1]) if indent_width(chunk.lines[k]) <= width), -1)
+    if opener < 0 or indent_width(chunk.lines[opener]) != width:
+        return place
+    if not keys[opener].endswith(("{", "(", "[")):
+        return place
+    at = next((n for n, (k, _j) in enumerate(place.pairs) if k >= opener), -1)
+    if at < 0:
+        return place
+    jo = place.pairs[at][1]
+    if place.pairs[at][0] > opener:
+        # The opener is an edited line: its body's lines, matched deeper, say where it is.
+        if index.indents[jo] <= width or place.deltas[at] != 0:
+            return place
+        jo -= 1
+        while jo >= 0 and (index.blank[jo] or index.indents[jo] > width):
+            jo -= 1
+        if jo < 0:
+            return place
+    if index.indents[jo] != width:
+        return place  # a `}` says only how deep it is: at another depth it is another block's
+    # At most MAX_GAP lines deleted past the last match, as between any two matched lines.
+    stop = min(len(index.keys), j_last + MAX_GAP + 2)
+    e = jo + 1
+    while e < stop and (index.blank[e] or index.indents[e] > width):
+        e += 1
+    if e >= stop or e <= j_last or index.keys[e] != keys[close]:
+        return place
+    return dataclasses.replace(
+        place,
+        pairs=[*place.pairs, (close, e)],
+        b=e + 1,
+        deltas=[*place.deltas, place.deltas[at]],
+        alternatives=[[*alt, (close, e)] for alt in place.alternatives if alt[-1][1] < e],
+    )
 
 
 def _past_unchanged(

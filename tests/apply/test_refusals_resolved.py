@@ -66,3 +66,93 @@ def test_a_reading_that_leaves_a_removed_import_used_is_no_reading() -> None:
 def test_with_the_import_kept_the_two_places_stay_a_tie() -> None:
     sketch = STORE_SKETCH.replace('"errors"\n"os"\n', '"errors"\n"log"\n"os"\n')
     assert isinstance(merge(STORE, sketch, path="store.go"), Refused)
+
+
+# A method whose `if` block the sketch rewrites whole: opener, new body, closer, no marker.
+QUEUE = """export class Queue {
+	start(): void {
+		this.running = true;
+		if (this.useTimer) {
+			this.timer = setInterval(() => this.tick(), 100);
+			const delay = this.options.delay ?? 0;
+			if (delay > 0) {
+				this.timer.unref();
+			}
+
+			this.emitter.on('stop', () => {
+				clearInterval(this.timer);
+			});
+			this.ready = this.timer !== undefined;
+		}
+
+		this.emit('started');
+	}
+}
+"""
+
+QUEUE_SKETCH = """// ... existing code ...
+		if (this.useTimer) {
+			const delay = this.options.delay ?? 0;
+			this.timer = setInterval(() => this.tick(), 100 + delay);
+			this.ready = true;
+		}
+		// ... existing code ...
+"""
+
+
+def test_a_closing_line_after_its_opener_closes_that_block_in_the_original() -> None:
+    # Read as a new line, the sketch's `}` would close the `if` early and unbalance the file.
+    result = merge(QUEUE, QUEUE_SKETCH, path="queue.ts")
+    assert isinstance(result, Merged), result
+    start = QUEUE.index("\t\t\tthis.timer = setInterval")
+    end = QUEUE.index("\t\t}\n\n\t\tthis.emit")
+    body = (
+        "\t\t\tconst delay = this.options.delay ?? 0;\n"
+        "\t\t\tthis.timer = setInterval(() => this.tick(), 100 + delay);\n"
+        "\t\t\tthis.ready = true;\n"
+    )
+    assert result.text == QUEUE[:start] + body + QUEUE[end:]
+
+
+def test_a_closing_line_deeper_than_the_opener_closes_nothing_shown() -> None:
+    sketch = QUEUE_SKETCH.replace(
+        "\t\t\tthis.ready = true;\n\t\t}\n", "\t\t\tthis.ready = true;\n\t\t\t}\n"
+    )
+    assert isinstance(merge(QUEUE, sketch, path="queue.ts"), Refused)
+
+
+OPTIONS = """import type { Base } from './base'
+
+export interface Options {
+  verbose?: boolean
+  retries?: number
+  timeout?: number
+  onRetry?: (attempt: number) => void
+  headers?: Record<string, string>
+  signal?: AbortSignal
+  baseUrl?: string
+  cache?: 'none' | 'memory'
+  keepAlive?: boolean
+}
+
+export const defaults: Options = {}
+"""
+
+
+def test_an_edited_opener_closes_the_block_its_body_lines_sit_in() -> None:
+    # The opener changes (`extends Base`), so the body's matched lines say which block the
+    # sketch's `}` closes: the fields it leaves out go.
+    sketch = """// ... existing code ...
+export interface Options extends Base {
+  verbose?: boolean
+  retries?: number
+}
+
+// ... existing code ...
+"""
+    result = merge(OPTIONS, sketch, path="options.ts")
+    assert isinstance(result, Merged), result
+    gone = OPTIONS[OPTIONS.index("  timeout") : OPTIONS.index("}\n\nexport const")]
+    assert result.text == OPTIONS.replace(gone, "").replace(
+        "export interface Options {", "export interface Options extends Base {"
+    )
