@@ -586,7 +586,9 @@ def _to_blank_edges(
         j = span.b
         while j < upper and source[j].strip():
             j += 1
-        if j < upper and _old_version(source[span.b : j], new):
+        if j < upper and (
+            _old_version(source[span.b : j], new) or _statement_tail(source, span, j)
+        ):
             span.b = j
     elif markers[1] and last == len(lines) - 1 and last not in span.matched and span.b < upper:
         # New comment lines right at the marker, after a matched comment line: where the
@@ -618,6 +620,31 @@ def _to_blank_edges(
             j += 1
         if j < upper and j > span.b:
             span.b = j
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
+
+
+def _bracket_balance(lines: list[str]) -> int:
+    """Opening minus closing brackets in the lines, string literals left out."""
+    total = 0
+    for line in lines:
+        text = _STRING_LITERAL.sub("", line)
+        total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+    return total
+
+
+def _statement_tail(source: list[str], span: Span, j: int) -> bool:
+    """Whether original lines span.b..j (up to a blank line) are the rest of a statement whose
+    head the chunk replaces: they close exactly the brackets that the original lines the chunk
+    drops open (`x = compile(` gone, `    "..."` and `).match` left). Kept without their head
+    they would not parse; the chunk, ending with a blank line before its marker, ends there."""
+    tail = _bracket_balance(source[span.b : j])
+    if tail >= 0:
+        return False
+    used = set(span.matched.values())
+    dropped = [source[x] for x in range(span.a, span.b) if x not in used]
+    return _bracket_balance(dropped) == -tail
 
 
 def _reach_shown_edges(

@@ -156,3 +156,60 @@ export interface Options extends Base {
     assert result.text == OPTIONS.replace(gone, "").replace(
         "export interface Options {", "export interface Options extends Base {"
     )
+
+
+WORDS = """from __future__ import annotations
+
+import re
+from typing import Callable
+
+# Words made of ASCII letters only
+_is_plain_word = re.compile(
+    "^[a-zA-Z]+$"
+).match
+
+
+def plain(word: str) -> bool:
+    return _is_plain_word(word) is not None
+"""
+
+
+def test_the_rest_of_a_replaced_statement_goes_with_its_head() -> None:
+    # The chunk ends with a blank line before its marker; the original lines up to the next
+    # blank line close the bracket its dropped `re.compile(` line opened.
+    sketch = """from __future__ import annotations
+
+from typing import Callable
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_is_plain_word = _LETTERS.issuperset
+
+# ... rest of the file unchanged ...
+"""
+    result = merge(WORDS, sketch, path="words.py")
+    assert isinstance(result, Merged), result
+    head = WORDS.index("import re\n")
+    old = WORDS[WORDS.index("# Words") : WORDS.index("\n\n\ndef plain")]
+    new = '_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")\n'
+    new += "_is_plain_word = _LETTERS.issuperset"
+    assert result.text == WORDS[:head] + WORDS[head + len("import re\n") :].replace(old, new)
+
+
+def test_lines_closing_a_bracket_opened_before_the_chunk_stay() -> None:
+    original = """SETTINGS = dict(
+    name="demo",
+    size=3,
+    color="red",
+)
+
+
+def size() -> int:
+    return SETTINGS["size"]
+"""
+    sketch = """# ... existing code ...
+    name="demo",
+    size=4,
+
+# ... existing code ...
+"""
+    assert isinstance(merge(original, sketch, path="settings.py"), Refused)
