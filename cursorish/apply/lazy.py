@@ -1385,9 +1385,13 @@ def merge_lazy_sketch(
     gaps = _Gaps(index)
     n = len(source.lines)
     options: list[list[Placement]] = []
+    written = Counter(k for c in sketch.chunks for k in set(c.keys))
     for i, chunk in enumerate(sketch.chunks):
         cands = candidates(chunk.keys, chunk.lines, index)
         cands = [_closed_block(q, chunk, index) for q in cands]
+        if i > 0 or sketch.leading_marker:
+            prior = options[i - 1] if i > 0 else []
+            cands = [_earlier_closer(q, chunk, index, written, lang, prior) for q in cands]
         if _can_float(sketch, i):
             # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
             if any(p.strong for p in cands):
@@ -1477,6 +1481,89 @@ def _closed_block(place: Placement, chunk: Chunk, index: Index) -> Placement:
         b=e + 1,
         deltas=[*place.deltas, place.deltas[at]],
         alternatives=[[*alt, (close, e)] for alt in place.alternatives if alt[-1][1] < e],
+    )
+
+
+_SHORT_DECLARATION = re.compile(r"^\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:=")
+_LEXICAL_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:const|let)\s+([A-Za-z_$][\w$]*)\s*[=:]")
+
+
+def _earlier_closer(
+    place: Placement,
+    chunk: Chunk,
+    index: Index,
+    written: Counter[str],
+    lang: Language,
+    before: list[Placement],
+) -> Placement:
+    """A chunk after a marker that opens on a closing line (`}`), matched just before its next
+    anchor (or left unmatched, blank lines alone between it and that anchor), where the same
+    closer also ends the lines a little earlier in the same block (one or two closers back):
+    the earlier one is meant where the original lines between would otherwise stay beside the
+    chunk and clash with it: a name its new lines declare (`x :=` in Go, `const` or `let` in
+    JavaScript and TypeScript) declared there again in one scope, or a telling line another
+    chunk writes (code the sketch moves) kept as well. The lines between then go."""
+    keys = chunk.keys
+    shown = [k for k, kk in enumerate(keys) if kk]
+    if not place.pairs or not shown or weight(keys[shown[0]]) >= STRONG:
+        return place
+    k0 = shown[0]
+    mine = set(keys)
+    if place.pairs[0][0] == k0:
+        if len(place.pairs) < 2:
+            return place
+        j0 = place.pairs[0][1]
+        new = [k for k in range(k0 + 1, place.pairs[1][0]) if keys[k]]
+        rest = place.pairs[1:]
+        depth = index.indents[j0]
+    elif not any(keys[k] for k in range(k0 + 1, place.pairs[0][0])):
+        j0 = place.pairs[0][1]
+        new = []
+        rest = place.pairs
+        depth = indent_width(chunk.lines[k0]) - place.deltas[0]
+    else:
+        return place
+    closers: list[int] = []  # the same closer earlier in the block, nearest first (two at most)
+    for j in range(j0 - 1, max(-1, j0 - MAX_GAP - 1), -1):
+        if not index.blank[j] and index.indents[j] < depth:
+            break
+        if index.keys[j] == keys[k0] and index.indents[j] == depth:
+            closers.append(j)
+            if len(closers) == 2:
+                break
+    declaration = {
+        "go": _SHORT_DECLARATION,
+        "typescript": _LEXICAL_DECLARATION,
+        "tsx": _LEXICAL_DECLARATION,
+        "javascript": _LEXICAL_DECLARATION,
+    }.get(lang.name)
+    names: set[tuple[str, int]] = set()
+    for k in new:
+        match = declaration.match(chunk.lines[k]) if declaration else None
+        if match:
+            names.add((match.group(1), indent_width(chunk.lines[k]) - place.deltas[0]))
+
+    def clashes(j: int) -> bool:
+        text = index.keys[j]
+        match = declaration.match(index.lines[j]) if declaration and text else None
+        return bool(match and (match.group(1), index.indents[j]) in names) or (
+            written[text] > (text in mine)  # another chunk writes it: code the sketch moves
+            and weight(text) >= STRONG
+            and len(text) >= _TELLING_LENGTH
+            and index.count(text) == 1
+        )
+
+    je = next((c for c in closers if any(clashes(j) for j in range(c + 1, j0))), -1)
+    if je < 0 or any(je < p.b <= j0 for p in before):
+        return place
+    first, dropped = (k0, je), len(place.pairs) - len(rest)
+    return dataclasses.replace(
+        place,
+        pairs=[first, *rest],
+        a=je,
+        deltas=[place.deltas[0], *place.deltas[dropped:]],  # the closer at its match's depth
+        alternatives=[[first, *alt[dropped:]] for alt in place.alternatives],
+        closer_told=True,
     )
 
 
@@ -1832,7 +1919,7 @@ def _later_closer_readings(
     line that recurs says no more where the marker ends than a `}` does."""
     found: list[tuple[Merge, str]] = []
     for i, place in enumerate(path):
-        if (i == 0 and not sketch.leading_marker) or len(place.pairs) < 2:
+        if (i == 0 and not sketch.leading_marker) or len(place.pairs) < 2 or place.closer_told:
             continue
         keys = sketch.chunks[i].keys
         k0, j0 = place.pairs[0]

@@ -213,3 +213,113 @@ def size() -> int:
 # ... existing code ...
 """
     assert isinstance(merge(original, sketch, path="settings.py"), Refused)
+
+
+SIZES = """package units
+
+func parseSize(text string) uint {
+	text = strings.TrimSpace(text)
+	multiplier := uint(1)
+	if strings.HasSuffix(text, "k") {
+		multiplier = 1024
+		text = text[:len(text)-1]
+	}
+
+	size := cast.ToInt(text)
+	if size < 0 {
+		size = 0
+	}
+
+	return uint(size) * multiplier
+}
+"""
+
+
+def test_a_name_declared_again_picks_the_earlier_closing_line() -> None:
+    # After the `if size < 0` block's `}` the new `size :=` would declare `size` twice in one
+    # scope (Go does not compile that): the sketch's `}` is the `if strings.HasSuffix` one.
+    sketch = """// ... existing code ...
+	}
+
+	size := max(cast.ToInt(text), 0)
+
+	return uint(size) * multiplier
+// ... existing code ...
+"""
+    result = merge(SIZES, sketch, path="units.go")
+    assert isinstance(result, Merged), result
+    old = "\tsize := cast.ToInt(text)\n\tif size < 0 {\n\t\tsize = 0\n\t}\n"
+    assert result.text == SIZES.replace(old, "\tsize := max(cast.ToInt(text), 0)\n")
+
+
+def test_a_new_name_keeps_the_nearest_closing_line() -> None:
+    sketch = """// ... existing code ...
+	}
+
+	limit := max(cast.ToInt(text), 0)
+
+	return uint(size) * multiplier
+// ... existing code ...
+"""
+    result = merge(SIZES, sketch, path="units.go")
+    assert isinstance(result, Merged), result
+    new = "\t}\n\n\tlimit := max(cast.ToInt(text), 0)\n\n\treturn"
+    assert result.text == SIZES.replace("\t}\n\n\treturn", new)
+
+
+LOADER = """export class Loader {
+	async load(url: string): Promise<string> {
+		const response = await fetch(url);
+		if (!response.ok) {
+			throw new Error(`failed: ${response.status}`);
+		}
+
+		// The body stream is only read once, so release the lock right away.
+		if (response.bodyUsed) {
+			this.release(response);
+		}
+
+		if (this.progress) {
+			this.progress.start(url);
+		}
+
+		const text = await response.text();
+		return text;
+	}
+}
+"""
+
+
+def test_code_another_chunk_moves_picks_the_earlier_closing_line() -> None:
+    # The last chunk writes the release comment inside `finally`: kept above `if
+    # (this.progress)` too, it would be there twice, so the `}` the second chunk opens on
+    # is the `if (!response.ok)` one and the old lines go.
+    sketch = """// ... existing code ...
+		if (!response.ok) {
+			// ... existing code ...
+		}
+
+		if (this.progress) {
+			this.progress.start(url);
+			// ... existing code ...
+
+		const text = await response.text().finally(() => {
+			// The body stream is only read once, so release the lock right away.
+			this.release(response);
+		});
+		return text;
+// ... existing code ...
+"""
+    result = merge(LOADER, sketch, path="loader.ts")
+    assert isinstance(result, Merged), result
+    moved = LOADER[LOADER.index("\t\t// The body") : LOADER.index("\t\tif (this.progress)")]
+    finally_ = (
+        "\t\tconst text = await response.text().finally(() => {\n"
+        "\t\t\t// The body stream is only read once, so release the lock right away.\n"
+        "\t\t\tthis.release(response);\n"
+        "\t\t});\n"
+    )
+    expected = LOADER.replace(moved, "").replace(
+        "\t\tconst text = await response.text();\n", finally_
+    )
+    assert result.text == expected
