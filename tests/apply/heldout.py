@@ -27,6 +27,10 @@ wrong merges were looked at once, by kind, in issue 17's round) and `heldout-pai
 tuning rounds of issue 17, and only ever measured: the final check on unseen code.
 `heldout-pairs-5.jsonl.gz` (werkzeug, pflag, hono, serde_json) came in the middle of the last
 round to give the tuning more kinds of code to look at (a seen set).
+Issue 17's fourth round began with two more: `heldout-pairs-6.jsonl.gz` (attrs, afero, zustand,
+anyhow), measured before any tuning and then studied (its wrong merges showed what goes wrong
+on code never seen), and `heldout-pairs-7.jsonl.gz` (jinja, urfave/cli, got, http), only ever
+measured.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ UNSEEN = DATA.with_name("heldout-pairs-2.jsonl.gz")
 UNSEEN_2 = DATA.with_name("heldout-pairs-3.jsonl.gz")
 UNSEEN_3 = DATA.with_name("heldout-pairs-4.jsonl.gz")
 MORE_SEEN = DATA.with_name("heldout-pairs-5.jsonl.gz")
+FOURTH_ROUND_STUDIED = DATA.with_name("heldout-pairs-6.jsonl.gz")
+UNSEEN_4 = DATA.with_name("heldout-pairs-7.jsonl.gz")
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
 _WORDINGS = (
