@@ -1418,6 +1418,7 @@ def merge_lazy_sketch(
     # Readings as good as the best one that give other files: (merge, why it is a rival).
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     rivals.extend(_later_closer_readings(source, sketch, paths[0], index, lang))
+    rivals.extend(_recurring_edge_readings(source, sketch, paths[0], merged, index, lang))
     for other in paths[1:]:
         gap = paths[0][0].score - other[0].score
         if gap >= _margin(paths[0], other) or _depth_tells(sketch, paths[0], other):
@@ -1952,6 +1953,85 @@ def _later_closer_readings(
         )
         found.append((alt, reason))
     return found
+
+
+_EDGE_COPIES = 2  # the nearest copies of a chunk's edge line that make rival readings
+
+
+def _recurring_edge_readings(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    merged: Merge,
+    index: Index,
+    lang: Language,
+) -> list[tuple[Merge, str]]:
+    """Other readings of a path where a chunk is placed on a verbatim copy of its lines (it
+    changes nothing there) and its first (last) shown line, next to a marker, recurs at the
+    same depth before (after) that copy, within what the marker stands for, with telling
+    lines between. A sketch shows only what it changes; one that shows a deletion writes the
+    lines before it and the lines after it, so read at the other copy of its edge line the
+    chunk deletes the code between the copies, and nothing in the sketch says it does not
+    (`}` then the code after a removed function, when that function ends on `}` too)."""
+    found: list[tuple[Merge, str]] = []
+    if not (merged.deleted or merged.added or merged.rewritten):
+        return found  # no edit at all: the next placement is tried instead (`_past_unchanged`)
+    last = len(path) - 1
+    for i, place in enumerate(path):
+        chunk = sketch.chunks[i]
+        at = _verbatim_at(chunk, place, source.lines)
+        if at is None:
+            continue
+        shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+        ends = []
+        if i > 0 or sketch.leading_marker:
+            low = path[i - 1].b if i > 0 else 0
+            ends.append((shown[0], range(at + shown[0] - 1, low - 1, -1)))
+        if i < last or sketch.trailing_marker:
+            high = path[i + 1].a if i < last else len(index.keys)
+            ends.append((shown[-1], range(at + shown[-1] + 1, high)))
+        for k, reach in ends:
+            here = at + k
+            copies = [
+                j
+                for j in reach
+                if index.keys[j] == index.keys[here] and index.indents[j] == index.indents[here]
+            ][:_EDGE_COPIES]
+            for j in copies:
+                between = range(min(j, here) + 1, max(j, here))
+                if not any(weight(index.keys[x]) >= STRONG for x in between):
+                    continue
+                pairs = sorted([*((kk, jj) for kk, jj in place.pairs if kk != k), (k, j)])
+                if any(b[1] <= a[1] for a, b in itertools.pairwise(pairs)):
+                    continue
+                deltas = [0] * len(pairs)
+                other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, deltas)
+                alt = _placed_instead(source, sketch, path, i, other, index, lang)
+                if alt is None:
+                    continue
+                reason = (
+                    f"{chunk.where()} change nothing where they are placed, and their line "
+                    f"{chunk.first + k + 1} recurs at original line {j + 1}: unclear whether "
+                    "the code between that copy and the chunk is kept or deleted"
+                )
+                found.append((alt, reason))
+    return found
+
+
+def _verbatim_at(chunk: Chunk, place: Placement, source: list[str]) -> int | None:
+    """The original line the chunk's first line is, where the chunk is a verbatim copy of the
+    original lines there (it changes nothing); else None."""
+    if not place.pairs:
+        return None
+    k, j = place.pairs[0]
+    at = j - k
+    if at < 0 or at + len(chunk.lines) > len(source):
+        return None
+    for k, line in enumerate(chunk.lines):
+        original = source[at + k]
+        if line != original and (line.strip() or original.strip()):
+            return None
+    return at
 
 
 def _viable(alt: Merge, validate: Validate | None) -> bool:
