@@ -112,6 +112,7 @@ class LazySketch:
     leading_marker: bool
     trailing_marker: bool
     trailing_indent: int
+    marked: bool = False  # the sketch writes a marker at both its edges (not implied ones)
 
 
 @dataclass
@@ -186,7 +187,8 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
             chunk.floor = min(marker, indent_width(last), indent_width(first))
         if chunk.marker_least is not None:
             chunk.floor = min(chunk.floor, chunk.marker_least)
-    return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent)
+    marked = leading_marker and trailing_marker
+    return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent, marked)
 
 
 class _Gaps:
@@ -475,7 +477,7 @@ def _assemble(
             (i > 0 or sketch.leading_marker) and spaced,
             (i < last or sketch.trailing_marker) and not joined,
         )
-        blanks_before, blanks_after = _kept_blanks(chunk, span, source.lines, drop)
+        blanks_before, blanks_after = _kept_blanks(chunk, span, source.lines, drop, sketch.marked)
         for restored in (*blanks_before.values(), *blanks_after.values()):
             used.update(restored)
         gone = [j for j in range(span.a, span.b) if j not in used]
@@ -791,13 +793,15 @@ def _comment_rewrite(old: list[str], new: list[str]) -> bool:
 
 
 def _kept_blanks(
-    chunk: Chunk, span: Span, source: list[str], drop: set[int]
+    chunk: Chunk, span: Span, source: list[str], drop: set[int], marked: bool = False
 ) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
     """Blank original lines a chunk keeps although it does not show them: planners drop
     blank lines (a chunk without any blank line has dropped them). Between two lines of the
     chunk matched to original lines, the blank lines that open the original stretch between
     them stay after the first, and those that close it (when the sketch writes lines between
-    the two) before the second.
+    the two) before the second. Not where the chunk writes new lines between the two and the
+    sketch writes a marker at both its edges (`marked`): a sketch that careful shows the
+    lines of the stretch it rewrites (changed lines and their context), blank ones too.
     Returns chunk line -> original blank lines to write before it, and after it."""
     before: dict[int, list[int]] = {}
     after: dict[int, list[int]] = {}
@@ -828,6 +832,8 @@ def _kept_blanks(
             before[k2] = tail
             continue
         if restructured:
+            continue
+        if shown and marked:
             continue
         if lead:
             after[k1] = lead

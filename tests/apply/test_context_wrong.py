@@ -72,3 +72,41 @@ def test_a_chunk_that_edits_where_it_is_placed_makes_no_such_rival() -> None:
     outcome = merge(RECURRING, sketch, path="steps.py")
     assert isinstance(outcome, Merged)
     assert outcome.text == RECURRING.replace("None", "0").replace("n config\n", "n config.done()\n")
+
+
+# A chunk that rewrites the lines between two original lines and shows no blank line there.
+# In a sketch with a marker at both edges (the shared eval's shape: every line of a changed
+# stretch shown), the blank line before `return result` goes with the lines it replaces.
+SPACED = """\
+import sys
+
+
+def run(args):
+    result = []
+    for arg in args:
+        result.append(arg)
+
+    return result
+
+
+def main():
+    return run(sys.argv)
+"""
+
+SPACED_SKETCH = """\
+# ... existing code ...
+def run(args):
+    result = list(args)
+    return result
+# ... existing code ...
+"""
+
+
+def test_a_marked_sketch_replacing_a_spaced_stretch_deletes_its_blank_line() -> None:
+    outcome = merge(SPACED, SPACED_SKETCH, path="run.py")
+    assert isinstance(outcome, Merged)
+    expected = SPACED.replace(
+        "    result = []\n    for arg in args:\n        result.append(arg)\n\n",
+        "    result = list(args)\n",
+    )
+    assert outcome.text == expected
