@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 
 # A chunk that changes nothing where it matches verbatim, whose first line
 # (`config.check()`) recurs before that copy: read at the earlier copy it deletes the
@@ -110,3 +111,54 @@ def test_a_marked_sketch_replacing_a_spaced_stretch_deletes_its_blank_line() -> 
         "    result = list(args)\n",
     )
     assert outcome.text == expected
+
+
+# The sketch's new version of a function whose old body sat one level deeper (under an `if`
+# the edit removes): its body lines match the old ones one level deeper, and the new header
+# would be left inside the old function of the same name.
+NESTED = """\
+import os
+
+
+def load(path, force=False):
+    if not force:
+        data = cache.get(path)
+        if data:
+            return data
+    return read(path)
+
+
+def save(path, data):
+    write(path, data)
+"""
+
+NESTED_SKETCH = """\
+# ... existing code ...
+def load(path):
+    data = cache.get(path)
+    if data:
+        return data
+# ... existing code ...
+"""
+
+
+def test_a_definition_left_inside_its_old_namesake_is_refused() -> None:
+    outcome = merge(NESTED, NESTED_SKETCH, path="store.py")
+    assert isinstance(outcome, Refused)
+    assert "inside the original declaration of 'load'" in outcome.reason
+
+
+def test_a_nested_definition_of_another_name_stands() -> None:
+    before = ["def f(x):", "    return x"]
+    after = ["def f(x):", "    def f(y):", "        return y", "    return x"]
+    assert _nested_redeclaration(before, after, [0, -1, -1, 1]) is not None
+    other = [line.replace("f(y)", "g(y)") for line in after]
+    assert _nested_redeclaration(before, other, [0, -1, -1, 1]) is None
+
+
+def test_a_header_closed_on_its_own_line_still_encloses() -> None:
+    before = ["const f = (", "  x: number", "): number => {", "  return x", "}"]
+    after = [*before[:3], "  const f = (y: number) => {", "    return y", "  }", *before[3:]]
+    old_of = [0, 1, 2, -1, -1, -1, 3, 4]
+    assert _nested_redeclaration(before, after, old_of) is not None
+    assert _nested_redeclaration([*before, *before], after, old_of) is None

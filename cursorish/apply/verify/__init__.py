@@ -45,6 +45,7 @@ from cursorish.apply.verify.deletions import EDGE_CUT
 from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
+from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.rust_variants import _ungated_variant
 from cursorish.apply.verify.shape import _shape
@@ -80,6 +81,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
             problem = check.run()
             changed = check.changed_rows()
             aligned = Aligned(before, after, check.old_of)
+            if problem is None:
+                problem = _nested_redeclaration(before, after, check.old_of)
     if problem is None and lang.name in ("go", "python"):
         problem = _orphaned_import(before, after, lang.name)
     if problem is None:
