@@ -488,6 +488,7 @@ def _assemble(
         edges = (i > 0 or sketch.leading_marker, i < last or sketch.trailing_marker)
         doubts.extend(_edge_import_doubt(chunk, span, source.lines, gone, edges))
         doubts.extend(_closer_led_rename(chunk, span, source.lines, gone))
+        doubts.extend(_empty_comment_bounds(chunk, span, index, gone))
         for k, line in enumerate(chunk.lines):
             if k in blanks_before:
                 pieces.extend(source.original_piece(j) for j in blanks_before[k])
@@ -871,6 +872,39 @@ def _blank_guess(chunk: Chunk, span: Span, source: list[str], gone: list[int]) -
                 f"{chunk.where()} leave out edge markers and the original's blank lines "
                 f"around original lines {j1 + 1}-{j2 + 1}: unclear whether those blank lines "
                 "stay, and where"
+            ]
+    return []
+
+
+_EMPTY_COMMENT = frozenset({"#", "//", "///", "//!", "*", "--", ";", "%"})
+
+
+def _empty_comment_bounds(chunk: Chunk, span: Span, index: Index, gone: list[int]) -> list[str]:
+    """A telling original line the merge deletes between two chunk lines that are empty
+    comment lines (`///` between doc paragraphs), one of them the chunk's edge line, where no
+    new line between them reads as its new version: an empty comment line recurs all through
+    a comment, and one at the chunk's edge has no telling line beyond it to pin it, so matched
+    at another copy the chunk keeps that line and only adds its own: which is meant is a
+    guess."""
+    if not gone or len(span.matched) < 2:
+        return []
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    anchors = sorted(span.matched.items())
+    for (k1, j1), (k2, j2) in itertools.pairwise(anchors):
+        if j2 - j1 < 2 or (k1 != shown[0] and k2 != shown[-1]):
+            continue
+        if chunk.keys[k1] not in _EMPTY_COMMENT or chunk.keys[k2] not in _EMPTY_COMMENT:
+            continue
+        lost = [j for j in gone if j1 < j < j2 and weight(index.keys[j]) >= STRONG]
+        new = [chunk.keys[k] for k in range(k1 + 1, k2) if chunk.keys[k]]
+        if lost and not any(
+            difflib.SequenceMatcher(None, index.keys[j], line, autojunk=False).ratio() >= _LIKE
+            for j in lost
+            for line in new
+        ):
+            return [
+                f"{chunk.where()} delete original line {lost[0] + 1} between two empty "
+                "comment lines, which recur: unclear whether it goes or stays"
             ]
     return []
 

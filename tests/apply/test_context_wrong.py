@@ -3,8 +3,12 @@ context, markers between), turned into refusals or right answers by general rule
 
 from __future__ import annotations
 
+from cursorish.apply.align import Index
 from cursorish.apply.deterministic import merge
+from cursorish.apply.lazy import Chunk, _empty_comment_bounds
+from cursorish.apply.lines import key
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.spans import Span
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 
 # A chunk that changes nothing where it matches verbatim, whose first line
@@ -162,3 +166,32 @@ def test_a_header_closed_on_its_own_line_still_encloses() -> None:
     old_of = [0, 1, 2, -1, -1, -1, 3, 4]
     assert _nested_redeclaration(before, after, old_of) is not None
     assert _nested_redeclaration([*before, *before], after, old_of) is None
+
+
+# A chunk whose last line, next to its marker, is an empty doc-comment line (`///`): matched
+# to the second of two such lines, the merge deletes the telling line between them
+# (`/// # Errors`), which the chunk would keep (only adding its lines) matched to the first.
+DOC = ["/// - reads the body", "///", "/// # Errors", "///", "/// Fails on bad input."]
+
+
+def _doc_doubts(chunk_lines: list[str], matched: dict[int, int]) -> list[str]:
+    chunk = Chunk(chunk_lines, 0, 0)
+    index = Index([key(line) for line in DOC], DOC)
+    span = Span(min(matched.values()), max(matched.values()) + 1, matched)
+    gone = [j for j in range(span.a, span.b) if j not in matched.values()]
+    return _empty_comment_bounds(chunk, span, index, gone)
+
+
+def test_a_telling_line_deleted_between_empty_comment_lines_at_the_edge_is_a_doubt() -> None:
+    lines = ["/// - reads the body", "///", "/// Whitespace is ignored.", "///"]
+    assert _doc_doubts(lines, {0: 0, 1: 1, 3: 3})
+
+
+def test_a_rewritten_line_between_empty_comment_lines_is_no_doubt() -> None:
+    lines = ["/// - reads the body", "///", "/// # Errors when it fails", "///"]
+    assert not _doc_doubts(lines, {0: 0, 1: 1, 3: 3})
+
+
+def test_empty_comment_lines_pinned_by_telling_lines_are_no_doubt() -> None:
+    lines = ["/// - reads the body", "///", "/// Whitespace is ignored.", "///", DOC[-1]]
+    assert not _doc_doubts(lines, {0: 0, 1: 1, 3: 3, 4: 4})
