@@ -195,3 +195,48 @@ def test_a_rewritten_line_between_empty_comment_lines_is_no_doubt() -> None:
 def test_empty_comment_lines_pinned_by_telling_lines_are_no_doubt() -> None:
     lines = ["/// - reads the body", "///", "/// Whitespace is ignored.", "///", DOC[-1]]
     assert not _doc_doubts(lines, {0: 0, 1: 1, 3: 3, 4: 4})
+
+
+# A public helper whose last use the sketch rewrites, with a new helper written right after
+# it: the new helper reads as its replacement, which the marker before it may or may not keep.
+HELPER = """\
+import re
+
+
+def is_blank(text):
+    # Whether a line holds nothing but whitespace.
+    # Checked by hand: str.isspace() is false for an empty line.
+    for char in text:
+        if char not in WHITESPACE:
+            return False
+    return True
+
+
+def clean(lines):
+    return [line for line in lines if not is_blank(line)]
+"""
+
+HELPER_SKETCH = """\
+# ... existing code ...
+
+
+def empty(text):
+    return not text or text.isspace()
+
+
+def clean(lines):
+    return [line for line in lines if not empty(line)]
+"""
+
+
+def test_a_new_helper_right_after_the_one_it_leaves_unused_is_refused() -> None:
+    outcome = merge(HELPER, HELPER_SKETCH, path="text.py")
+    assert isinstance(outcome, Refused)
+    assert "last use of 'is_blank'" in outcome.reason
+
+
+def test_a_new_helper_beside_one_still_used_stands() -> None:
+    original = HELPER + "\n\ndef strip(lines):\n    return [x for x in lines if not is_blank(x)]\n"
+    outcome = merge(original, HELPER_SKETCH + "# ... existing code ...\n", path="text.py")
+    assert isinstance(outcome, Merged)
+    assert "def is_blank(text):" in outcome.text

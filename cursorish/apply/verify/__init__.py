@@ -46,6 +46,7 @@ from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
+from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.rust_variants import _ungated_variant
 from cursorish.apply.verify.shape import _shape
@@ -83,6 +84,9 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
             aligned = Aligned(before, after, check.old_of)
             if problem is None:
                 problem = _nested_redeclaration(before, after, check.old_of)
+            if problem is None:
+                shown = {x.strip() for x in lines}
+                problem = _replaced_neighbour(before, after, check.old_of, shown, lang.name)
     if problem is None and lang.name in ("go", "python"):
         problem = _orphaned_import(before, after, lang.name)
     if problem is None:
