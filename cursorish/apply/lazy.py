@@ -426,6 +426,8 @@ def _assemble(
                 (lower, upper),
                 (before, after, next_indent),
             )
+            if after:
+                _closers_after_new_code(chunk, span, index)
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
@@ -635,6 +637,50 @@ def _bracket_balance(lines: list[str]) -> int:
         text = _STRING_LITERAL.sub("", line)
         total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
     return total
+
+
+def _closers_after_new_code(chunk: Chunk, span: Span, index: Index) -> None:
+    """A chunk that ends, before a marker, on closing lines (`}`) it leaves unmatched, after
+    new lines that open exactly as many brackets as the run of closing lines matched just
+    before them closes, with its closing lines the first lines of that run: the new code is
+    written before the original's closers, and the chunk's last closers are those closers
+    (the marker keeps the rest of the run). Read the other way, the run is matched where it
+    stands and the chunk's closers are new, leaving the new code's blocks unclosed."""
+    keys = chunk.keys
+    if not span.matched:
+        return
+    shown = [k for k, kk in enumerate(keys) if kk]
+    tail: list[int] = []
+    for k in reversed(shown):
+        if k in span.matched or not keys[k].startswith(("}", ")", "]")):
+            break
+        tail.insert(0, k)
+    last = max(span.matched)
+    if not tail or last >= tail[0]:
+        return
+    run: list[int] = []  # the matched closers just before the new lines, chunk lines
+    k = last
+    while k in span.matched and keys[k].startswith(("}", ")", "]")):
+        if run and span.matched[k] != span.matched[run[0]] - 1:
+            break
+        run.insert(0, k)
+        k -= 1
+    m = len(tail)
+    if len(run) <= m or span.matched[run[-1]] != span.b - 1 or len(span.matched) == len(run):
+        return
+    if run[-1] != last or _bracket_balance(chunk.lines[last + 1 : tail[0]]) != len(run):
+        return
+    if any(
+        keys[t] != keys[c] or indent_width(chunk.lines[t]) != indent_width(chunk.lines[c])
+        for t, c in zip(tail, run, strict=False)
+    ):
+        return
+    ja = span.matched[run[0]]
+    for c in run:
+        del span.matched[c]
+    for n, t in enumerate(tail):
+        span.matched[t] = ja + n
+    span.b = ja + m
 
 
 def _statement_tail(source: list[str], span: Span, j: int) -> bool:
