@@ -1514,7 +1514,9 @@ def merge_lazy_sketch(
             continue  # the same places, matched in less detail: the better match stands
         alt = _assemble(source, sketch, other, index, lang)
         rivals.append((alt, _tie_reason(sketch, paths[0], other)))
-    chosen = _settle(source, merged, rivals, validate, lang)
+    # Every placement as good as the best one is among the rivals (none was cut off).
+    every = len(paths) < 3 or paths[0][0].score - paths[-1][0].score >= _margin(paths[0], paths[-1])
+    chosen = _settle(source, merged, rivals, validate, lang, every)
     if chosen.doubt:
         raise RefusedMerge(chosen.doubt)
     return chosen
@@ -1688,6 +1690,7 @@ def _settle(
     rivals: list[tuple[Merge, str]],
     validate: Validate | None,
     lang: Language,
+    every: bool = False,
 ) -> Merge:
     """The one reading that can stand among the best and its rivals, or a refusal.
 
@@ -1704,6 +1707,12 @@ def _settle(
         others = [(m, why) for m, why in others if source.render(m.pieces) != unchanged]
         if not others:
             return merged
+    elif every:
+        # The best reading is no edit, and it is the only one as good (none was cut off): the
+        # one viable rival that edits the file is the reading of an edit.
+        edits = {source.render(m.pieces): m for m, _why in others if _viable(m, validate)}
+        if len(edits) == 1:
+            return next(iter(edits.values()))  # the one reading that edits the file
     viable = [(m, why) for m, why in others if _viable(m, validate)]
     if not viable:
         return merged

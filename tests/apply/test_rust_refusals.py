@@ -140,3 +140,49 @@ def test_new_code_closing_its_own_blocks_is_left_alone() -> None:
         "        self.ticks\n    }\n}\n\nfn helper() -> u64 {\n    1\n}\n",
         1,
     )
+
+
+# Twin methods in two impls: the sketch shows one without a line the other copy has. Read at
+# the copy that already lacks it, the sketch changes nothing; the one reading that edits the
+# file is meant.
+TWINS = """\
+impl Source for Local {
+    fn origin(&self) -> Option<&str> {
+        Some(&self.path)
+    }
+
+    fn describe(&self, out: &mut Report) {
+        self.inner.describe(out);
+    }
+}
+
+impl Source for Remote {
+    fn origin(&self) -> Option<&str> {
+        Some(self.url.as_str())
+    }
+
+    fn describe(&self, out: &mut Report) {
+        out.note(self.url.as_str());
+        self.inner.describe(out);
+    }
+}
+"""
+
+TWINS_SKETCH = """\
+    // ... existing code ...
+    fn describe(&self, out: &mut Report) {
+        self.inner.describe(out);
+    // ... existing code ...
+"""
+
+
+def test_the_one_reading_that_edits_the_file_is_meant() -> None:
+    outcome = merge(TWINS, TWINS_SKETCH, path="source.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == TWINS.replace("        out.note(self.url.as_str());\n", "")
+
+
+def test_two_readings_that_edit_the_file_stay_a_tie() -> None:
+    three = TWINS + "\n" + TWINS.replace("Local", "Cached").replace("Remote", "Mirror")
+    outcome = merge(three, TWINS_SKETCH, path="source.rs")
+    assert not isinstance(outcome, Merged) or outcome.text == three, outcome
