@@ -8,6 +8,8 @@ from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import Chunk, LazySketch, Merge, RefusedMerge, merge_lazy_sketch
 from cursorish.apply.lines import SourceFile, indent_width, key
+from cursorish.apply.snippet_blanks import guessed_blanks
+from cursorish.apply.verify.alignment import _lines
 
 WHOLE_COVERAGE = 0.5  # share of the original's lines a whole-file sketch keeps, at least
 
@@ -24,6 +26,10 @@ def merge_plain(
     _blank_side_doubt(source, result)
     _open_end_doubt(source, lines, result)
     text = source.render(result.pieces)
+    shown = [k for k, line in enumerate(lines) if line.strip()]
+    spaced = any(not line.strip() for line in lines[shown[0] : shown[-1]])
+    if doubt := guessed_blanks(source.lines, _lines(text), spaced):
+        raise RefusedMerge(doubt)
     check_deletions(source, original, text, lines, result.deleted, lang)
     return text, "snippet"
 

@@ -1,0 +1,98 @@
+"""Wrong merges of sketches written in planners' habits (whole functions, loose snippets,
+pasted or terse context), and the rules that refuse or place them (issue 17, round 4)."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+from cursorish.apply.snippet_blanks import guessed_blanks
+
+# -- a snippet's new code where the original had blank lines ---------------------------------
+
+SETTINGS = """\
+import os
+
+timeout = 30
+retries = 2
+
+# Logging -------------------------------------------------------------
+log_level = "info"
+log_file = os.path.join("var", "app.log")
+"""
+
+# A snippet without markers: two new settings, then a blank line, then the next section. It
+# may drop blank lines (the one after `retries` too), so the new lines may belong after a kept
+# blank line or before it.
+NEW_SETTINGS = """\
+retries = 2
+backoff = 1.5
+jitter = True
+
+# Logging -------------------------------------------------------------
+"""
+
+
+def test_a_snippet_that_moves_a_blank_line_around_its_new_code_is_refused() -> None:
+    outcome = merge(SETTINGS, NEW_SETTINGS, path="settings.py")
+    assert isinstance(outcome, Refused)
+    assert "blank line" in outcome.reason
+
+
+LOADER = """\
+def load(path):
+    text = read(path)
+
+    text = text.lower()
+
+    return parse(text)
+
+
+def parse(text):
+    words = text.split()
+    return [word for word in words if word]
+
+
+def save(path, words):
+    with open(path, "w") as handle:
+        handle.write(" ".join(words))
+
+
+def count(words):
+    return len(words)
+"""
+
+
+def test_a_snippet_spaced_as_the_original_is_merged() -> None:
+    sketch = """\
+def load(path):
+    text = read(path)
+
+    text = text.casefold()
+
+    return parse(text)
+"""
+    outcome = merge(LOADER, sketch, path="loader.py")
+    assert isinstance(outcome, Merged)
+    assert outcome.text == LOADER.replace("lower", "casefold")
+
+
+def test_blank_lines_the_new_code_replaces_are_counted() -> None:
+    before = ["def f():", "    a = 1", "", "    b = 2", "    return a + b"]
+    # The two middle lines rewritten without the blank line between them: dropped or deleted?
+    after = ["def f():", "    a = 10", "    b = 20", "    return a + b"]
+    assert guessed_blanks(before, after, spaced=False) is not None
+    # A snippet that writes blank lines elsewhere spaces its new code itself.
+    assert guessed_blanks(before, after, spaced=True) is None
+    spaced = ["def f():", "    a = 10", "", "    b = 20", "    return a + b"]
+    assert guessed_blanks(before, spaced, spaced=False) is None
+
+
+def test_a_new_comment_right_on_a_kept_line_goes_with_it() -> None:
+    before = ["x = 1", "", "y = 2"]
+    assert guessed_blanks(before, ["x = 1", "", "# the second", "y = 2"], spaced=True) is None
+    assert guessed_blanks(before, ["x = 1", "z = 0", "", "y = 2"], spaced=True) is not None
+
+
+def test_a_deletion_between_kept_lines_is_no_guess() -> None:
+    before = ["x = 1", "", "y = 2", "", "z = 3"]
+    assert guessed_blanks(before, ["x = 1", "", "z = 3"], spaced=False) is None
