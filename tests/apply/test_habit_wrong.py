@@ -6,6 +6,7 @@ from __future__ import annotations
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
 from cursorish.apply.snippet_blanks import guessed_blanks
+from cursorish.apply.verify.go_imports import _imported_twice
 
 # -- a snippet's new code where the original had blank lines ---------------------------------
 
@@ -96,3 +97,57 @@ def test_a_new_comment_right_on_a_kept_line_goes_with_it() -> None:
 def test_a_deletion_between_kept_lines_is_no_guess() -> None:
     before = ["x = 1", "", "y = 2", "", "z = 3"]
     assert guessed_blanks(before, ["x = 1", "", "z = 3"], spaced=False) is None
+
+
+# -- Go: a package imported twice -------------------------------------------------------------
+
+CLOCK = """\
+package clock
+
+import (
+	"fmt"
+	"os"
+)
+
+import "time"
+
+func Now() string {
+	return fmt.Sprint(time.Now(), os.Getpid())
+}
+
+func Zero() int {
+	return 0
+}
+"""
+
+# The import block rewritten whole with "time" in it, the function after it edited: the lone
+# `import "time"` under the marker between them stays, and Go refuses a package imported twice.
+CLOCK_SKETCH = """\
+// ... existing code ...
+import (
+	"fmt"
+	"os"
+	"time"
+)
+// ... unchanged code ...
+func Zero() int {
+	return 1
+}
+// ... rest of the file unchanged ...
+"""
+
+
+def test_a_go_package_imported_twice_is_refused() -> None:
+    outcome = merge(CLOCK, CLOCK_SKETCH, path="clock.go")
+    assert isinstance(outcome, Refused)
+    assert "imports 'time' twice" in outcome.reason
+
+
+def test_go_imports_counted_by_path_and_alias() -> None:
+    before = ["package p", "", 'import "strings"']
+    twice = ["package p", "", "import (", '\t"strings"', ")", "", 'import "strings"']
+    assert _imported_twice(before, twice) is not None
+    # Two aliases of one path bind two names; blank imports and strings elsewhere are no imports.
+    aliased = ["package p", "", "import (", '\ts "strings"', '\tstr "strings"', '\t_ "embed"']
+    aliased += [")", "", 'import _ "embed"', "", "var names = []string{", '\t"strings"', "}"]
+    assert _imported_twice(before, aliased) is None

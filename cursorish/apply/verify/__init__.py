@@ -19,6 +19,7 @@ every change it makes is explained by the sketch:
 - a name the original declares once at its top level is not declared there twice, nor
   both imported and declared there (TypeScript, JavaScript);
 - a Go local the original declares and reads is not left declared and never read;
+- a Go package the original imports once at most is not imported twice (`go_imports`);
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
 - the result parses with no more syntax errors than the original.
@@ -42,6 +43,7 @@ from cursorish.apply.verify.alignment import _lines
 from cursorish.apply.verify.check import _Check
 from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deletions import EDGE_CUT
+from cursorish.apply.verify.go_imports import _imported_twice
 from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
@@ -101,6 +103,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _unused_go_local(before, after)
     if problem is None and lang.name == "go":
         problem = _removed_go_declaration(before, after)
+    if problem is None and lang.name == "go":
+        problem = _imported_twice(before, after)
     if problem is None:
         problem = _declared_twice(before, after, lang.name)
     if problem is None:
