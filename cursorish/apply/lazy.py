@@ -1383,7 +1383,8 @@ def _line_kind(line: str) -> str:
         return "comment"
     if text[:1] in "\"'`" or text[:2] in ('r"', "r'", 'b"', "f'", 'f"'):
         return "string"
-    return text.split()[0] if text.split() else ""
+    word = text.split()[0] if text.split() else ""
+    return "import" if word == "from" else word  # Python's two import statements: one kind
 
 
 def _float_span(chunk: Chunk, place: Placement, source: list[str], bounds: tuple[int, int]) -> Span:

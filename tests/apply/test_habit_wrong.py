@@ -151,3 +151,39 @@ def test_go_imports_counted_by_path_and_alias() -> None:
     aliased = ["package p", "", "import (", '\ts "strings"', '\tstr "strings"', '\t_ "embed"']
     aliased += [")", "", 'import _ "embed"', "", "var names = []string{", '\t"strings"', "}"]
     assert _imported_twice(before, aliased) is None
+
+
+# -- a sketch that opens with a new import, without a marker before it ------------------------
+
+BUILD = '''\
+import os
+import sys
+
+
+def here(*parts):
+    """A path next to this file."""
+    base = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(base, *parts)
+
+
+# -- Settings ----------------------------------------------------------
+version = here("VERSION")
+debug = "-d" in sys.argv
+'''
+
+# `from … import` and `import` are one kind of line: a sketch opening with a new import and
+# no marker, on a file that opens with imports, may replace the file's head or go after it.
+BUILD_SKETCH = """\
+from pathlib import Path
+
+
+# -- Settings ----------------------------------------------------------
+version = Path("VERSION").read_text()
+# ... existing code ...
+"""
+
+
+def test_a_new_from_import_opening_a_sketch_without_marker_is_refused() -> None:
+    outcome = merge(BUILD, BUILD_SKETCH, path="build.py")
+    assert isinstance(outcome, Refused)
+    assert "unclear whether they replace those lines" in outcome.reason
