@@ -516,6 +516,8 @@ def _assemble(
             if k in blanks_after:
                 pieces.extend(source.original_piece(j) for j in blanks_after[k])
                 kept.update(blanks_after[k])
+        if edges[1]:
+            doubts.extend(_twice_spaced_doubt(chunk, span, index, drop))
         cursor = max(cursor, span.b)
     pieces.extend(source.original_pieces(cursor, n))
     kept.update(range(cursor, n))
@@ -525,6 +527,39 @@ def _assemble(
 
 
 _IMPORT = re.compile(r"^\s*(?:from\s+(\S+)\s+)?import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$")
+
+
+_IMPORT_LINE = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b)")
+
+
+def _twice_spaced_doubt(chunk: Chunk, span: Span, index: Index, drop: set[int]) -> list[str]:
+    """A chunk that ends, before a marker, on a line it matched, then blank lines, then new
+    imports, where the original has blank lines right after that line which the marker keeps,
+    and then imports: the sketch's blank lines may be those very lines (the new imports join
+    the group the marker keeps) or new ones (the new imports a group of their own)."""
+    k = max((k for k in span.matched if chunk.keys[k]), default=None)
+    if k is None:
+        return []
+    rest = [x for x in range(k + 1, len(chunk.lines)) if x not in drop]
+    blanks = 0
+    while blanks < len(rest) and not chunk.keys[rest[blanks]]:
+        blanks += 1
+    new = rest[blanks:]
+    j = span.matched[k] + 1
+    if not blanks or not new or any(x in span.matched for x in new):
+        return []
+    if span.b != j or j >= len(index.keys) or not index.blank[j]:
+        return []
+    after = next((x for x in range(j, len(index.keys)) if not index.blank[x]), None)
+    imports = [chunk.lines[x] for x in new if chunk.keys[x]]
+    if after is None or not all(_IMPORT_LINE.match(x) for x in [*imports, index.lines[after]]):
+        return []  # new code of another kind than what follows: spaced apart from it
+    return [
+        f"{chunk.where()} end with blank lines and then new imports after original line {j}, "
+        f"and the marker after them keeps blank line {j + 1} and the imports after it: "
+        "unclear whether the new imports join those (the sketch's blank lines being the "
+        "original's) or make a group of their own"
+    ]
 
 
 def _edge_import_doubt(

@@ -187,3 +187,49 @@ def test_a_new_from_import_opening_a_sketch_without_marker_is_refused() -> None:
     outcome = merge(BUILD, BUILD_SKETCH, path="build.py")
     assert isinstance(outcome, Refused)
     assert "unclear whether they replace those lines" in outcome.reason
+
+
+# -- new imports after a blank line, before a marker that keeps more imports -----------------
+
+TOOL = '''\
+"""A small tool."""
+from __future__ import annotations
+
+import hashlib
+import typing as t
+
+
+def main() -> str:
+    return hashlib.sha1(b"tool").hexdigest() + str(t.TYPE_CHECKING)
+
+
+def usage() -> str:
+    return "usage: tool"
+'''
+
+
+def _tool_sketch(new: str) -> str:
+    return f"""\
+\"\"\"A small tool.\"\"\"
+from __future__ import annotations
+
+{new}
+# ... existing code ...
+def main() -> str:
+    return hashlib.sha1(NAME.encode()).hexdigest() + str(t.TYPE_CHECKING)
+# ... rest of the file unchanged ...
+"""
+
+
+def test_new_imports_spaced_like_the_import_group_the_marker_keeps_are_refused() -> None:
+    # The new import may join `import hashlib` / `import typing` (the sketch's blank line being
+    # the original's after the `__future__` import), or open a group of its own.
+    outcome = merge(TOOL, _tool_sketch("import collections.abc as cabc"), path="tool.py")
+    assert isinstance(outcome, Refused)
+    assert "make a group of their own" in outcome.reason
+
+
+def test_new_code_of_another_kind_before_the_imports_is_merged() -> None:
+    outcome = merge(TOOL, _tool_sketch('NAME = "tool"'), path="tool.py")
+    assert isinstance(outcome, Merged), outcome
+    assert 'annotations\n\nNAME = "tool"\n\nimport hashlib\n' in outcome.text
