@@ -42,16 +42,7 @@ def _deleted_blank_doubt(source: SourceFile, result: Merge) -> None:
     leaving that code out between two kept lines, is no doubt)."""
     lines = source.lines
     gone = set(result.deleted)
-    kept = [j for j in range(len(lines)) if j not in gone]
-    # Walk the merged lines: original lines are the very strings of the source.
-    order: list[int | None] = []  # the original line of each merged line, None for new lines
-    p = 0
-    for text, _ending in result.pieces:
-        if p < len(kept) and text is lines[kept[p]]:
-            order.append(kept[p])
-            p += 1
-        else:
-            order.append(None if text.strip() else -1)
+    order = _merged_order(source, result)
     for i, j in enumerate(order):
         if j is None or j < 0 or not lines[j].strip():
             continue
@@ -74,6 +65,7 @@ def _merged_order(source: SourceFile, result: Merge) -> list[int | None]:
     kept = [j for j in range(len(lines)) if j not in gone]
     order: list[int | None] = []
     p = 0
+    # Original lines are the very strings of the source (`is`, not `==`: a copy is new).
     for text, _ending in result.pieces:
         if p < len(kept) and text is lines[kept[p]]:
             order.append(kept[p])

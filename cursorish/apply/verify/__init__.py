@@ -89,20 +89,12 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
             if problem is None:
                 shown = {x.strip() for x in lines}
                 problem = _replaced_neighbour(before, after, check.old_of, shown, lang.name)
-    if problem is None and lang.name in ("go", "python"):
-        problem = _orphaned_import(before, after, lang.name)
     if problem is None:
-        problem = _orphaned_binding(before, after, lang.name)
-    if problem is None:
-        problem = _orphaned_ts_import(before, after, lang.name)
-    if problem is None and lang.name in ("go", "python"):
-        problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
+        problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
         problem = _dead_definition(before, after, lang.name, {x.strip() for x in lines})
     if problem is None and lang.name == "go":
         problem = _unused_go_local(before, after)
-    if problem is None and lang.name == "go":
-        problem = _removed_go_declaration(before, after)
     if problem is None and lang.name == "go":
         problem = _imported_twice(before, after)
     if problem is None:
@@ -122,18 +114,22 @@ def verify_names(original: str, sketch: str, result: str, *, path: str = "") -> 
     the checks of `verify_merge` on what the file names, which a reading that does not compile
     fails whatever the sketch's shape."""
     lang = detect_language(path)
-    lines = strip_fences(sketch_lines(sketch))
-    before = _lines(original)
-    after = _lines(result)
+    shown = {x.strip() for x in strip_fences(sketch_lines(sketch))}
+    return _name_problem(_lines(original), _lines(result), lang.name, shown)
+
+
+def _name_problem(before: list[str], after: list[str], lang: str, shown: set[str]) -> str | None:
+    """A name the merge leaves used but gone (a removed import or declaration), or an import
+    it keeps with every use removed."""
     problem: str | None = None
-    if lang.name in ("go", "python"):
-        problem = _orphaned_import(before, after, lang.name)
+    if lang in ("go", "python"):
+        problem = _orphaned_import(before, after, lang)
     if problem is None:
-        problem = _orphaned_binding(before, after, lang.name)
+        problem = _orphaned_binding(before, after, lang)
     if problem is None:
-        problem = _orphaned_ts_import(before, after, lang.name)
-    if problem is None and lang.name in ("go", "python"):
-        problem = _stale_import(before, after, lang.name, {x.strip() for x in lines})
-    if problem is None and lang.name == "go":
+        problem = _orphaned_ts_import(before, after, lang)
+    if problem is None and lang in ("go", "python"):
+        problem = _stale_import(before, after, lang, shown)
+    if problem is None and lang == "go":
         problem = _removed_go_declaration(before, after)
     return problem
