@@ -112,7 +112,8 @@ class LazySketch:
     leading_marker: bool
     trailing_marker: bool
     trailing_indent: int
-    marked: bool = False  # the sketch writes a marker at both its edges (not implied ones)
+    # The sketch writes a marker at both its edges (not implied ones) and some blank line.
+    marked: bool = False
 
 
 @dataclass
@@ -187,7 +188,10 @@ def split_sketch(lines: list[str], lang: Language) -> LazySketch:
             chunk.floor = min(marker, indent_width(last), indent_width(first))
         if chunk.marker_least is not None:
             chunk.floor = min(chunk.floor, chunk.marker_least)
-    marked = leading_marker and trailing_marker
+    # A sketch without one blank line among its code has dropped them all: it says nothing
+    # of the blank lines of the stretches it rewrites.
+    spaced = any(not line.strip() for chunk in chunks for line in chunk.lines)
+    marked = leading_marker and trailing_marker and spaced
     return LazySketch(chunks, leading_marker, trailing_marker, trailing_indent, marked)
 
 
@@ -882,8 +886,9 @@ def _kept_blanks(
     chunk matched to original lines, the blank lines that open the original stretch between
     them stay after the first, and those that close it (when the sketch writes lines between
     the two) before the second. Not where the chunk writes new lines between the two and the
-    sketch writes a marker at both its edges (`marked`): a sketch that careful shows the
-    lines of the stretch it rewrites (changed lines and their context), blank ones too.
+    sketch writes a marker at both its edges and some blank line (`marked`): a sketch that
+    careful shows the lines of the stretch it rewrites (changed lines and their context),
+    blank ones too. A sketch without any blank line cannot say so: it has dropped them all.
     Returns chunk line -> original blank lines to write before it, and after it."""
     before: dict[int, list[int]] = {}
     after: dict[int, list[int]] = {}

@@ -103,6 +103,9 @@ SPACED_SKETCH = """\
 def run(args):
     result = list(args)
     return result
+
+
+def main():
 # ... existing code ...
 """
 
@@ -112,6 +115,20 @@ def test_a_marked_sketch_replacing_a_spaced_stretch_deletes_its_blank_line() -> 
     assert isinstance(outcome, Merged)
     expected = SPACED.replace(
         "    result = []\n    for arg in args:\n        result.append(arg)\n\n",
+        "    result = list(args)\n",
+    )
+    assert outcome.text == expected
+
+
+def test_a_sketch_without_any_blank_line_keeps_the_stretchs_blank_line() -> None:
+    # The same edit from a planner that dropped every blank line: the sketch cannot say that
+    # the blank line before `return result` goes, so it stays (the blank lines between the
+    # two functions, which the sketch also leaves out, stay too).
+    dropped = SPACED_SKETCH.replace("\n\n\n", "\n")
+    outcome = merge(SPACED, dropped, path="run.py")
+    assert isinstance(outcome, Merged)
+    expected = SPACED.replace(
+        "    result = []\n    for arg in args:\n        result.append(arg)\n",
         "    result = list(args)\n",
     )
     assert outcome.text == expected
