@@ -12,6 +12,10 @@ real single-file commit); `sketch(pair, style, seed)` writes a sketch of the edi
 - ``pasted``: two or three lines of context, each chunk pasted at column 0 (re-indented);
 - ``terse``: one line of context, so deletions show only by lines left out.
 
+Any style with ``-blankless`` after its name (``function-blankless``, ``context-blankless``)
+is that style's sketch with every blank line dropped, markers kept: a planner habit the issue
+names, kept out of `STYLES` too (write them with `--styles`).
+
 One more style, ``context``, is kept out of `STYLES` (the floors in `test_heldout.py` count
 those five): the shape of the shared eval's sketches, written by this module's own code rather
 than theirs: changed lines plus 1-3 lines of context, sometimes the enclosing definitions'
@@ -231,6 +235,12 @@ def sketch(pair: dict[str, Any], style: str, seed: int) -> str | None:
     regions = _changed(before, after)
     if not regions:
         return None
+    if style.endswith("-blankless"):
+        # A planner that drops every blank line of its sketch (the markers stay).
+        text = sketch(pair, style.removesuffix("-blankless"), seed)
+        if text is None or not any(not line.strip() for line in text.strip("\n").split("\n")):
+            return None  # nothing dropped: the same case as the base style's
+        return "\n".join(line for line in text.split("\n") if line.strip()) + "\n"
     if style == "function":
         # A deletion shows as the lines on both sides of it, in one chunk.
         blocks = [

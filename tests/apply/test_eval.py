@@ -25,8 +25,11 @@ def test_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     # The engine's level: 178 of 195 exact, 0 wrong (179 before issue 13's edge rule made a
     # sketch that stops five lines short of the file's end without a marker a refusal; 177
     # since issue 17's stale-import check: one case keeps `import math` after its last use
-    # went, which the check refuses as unsaid, the price of four wrong merges on held-out code).
-    assert result["exact_rate"] >= 0.907
+    # went, which the check refuses as unsaid, the price of four wrong merges on held-out code;
+    # 176 since the blank-less sketch check: one sketch without blank lines joins two pairs of
+    # lines the original spaces apart, the price of about 70 wrong merges on blank-less
+    # held-out sketches). The issue's target is 90%.
+    assert result["exact_rate"] >= 0.90
     assert result["wrong"] == 0
 
 

@@ -158,3 +158,14 @@ def test_jinja_cli_got_http_level_does_not_regress() -> None:
     context = outcomes(UNSEEN_4, CONTEXT_STYLES)
     # 116 exact and 4 wrong of 151 (the same at the round's start).
     assert context["exact"] >= 114 and context["wrong"] <= 4
+
+
+def test_blankless_sketches_level_does_not_regress() -> None:
+    # Three styles with every blank line dropped (markers kept), on the first held-out set.
+    styles = ("function-blankless", "nested-blankless", "context-blankless")
+    counts = outcomes(styles=styles)
+    total = sum(counts.values())
+    assert total > 200
+    # 142 exact and 58 wrong of 246 when last measured (145 and 71 before the blank-less check).
+    assert counts["exact"] >= 140
+    assert counts["wrong"] <= 58

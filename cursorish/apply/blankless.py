@@ -1,0 +1,99 @@
+"""Sketches that dropped every blank line: where the merge cannot know the spacing, refuse.
+
+Planners often write a sketch without a single blank line, markers kept (one that twice shows
+two lines next to each other that the original spaces apart has dropped them). Such a sketch says
+nothing of where blank lines go: the merge keeps the original's blank lines between lines it
+keeps, but new code that takes the place of original lines with blank lines among them, or that
+goes in next to an original blank line, would get spacing the sketch never gave (the original's
+spacing inside a rewritten function lost, a new definition glued to the next one); and original
+blank lines deleted between lines the merge keeps were never said to go. Those merges are
+refused; new code within a stretch that had no blank line is merged as usual.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+
+from cursorish.apply.languages import Language
+from cursorish.apply.markers import is_marker
+
+_MIN_CODE_LINES = 2  # a one-line sketch has no spacing to drop
+_JOINED = 2  # places where the sketch joins lines the original spaces apart, at least
+
+
+def dropped_every_blank(lines: list[str], lang: Language, original: list[str]) -> bool:
+    """Whether the sketch's code (markers aside) has no blank line and shows it dropped them:
+    in two places, two lines it writes one after the other stand in the original with only
+    blank lines between them (a sketch that shows its lines as they are would show those)."""
+    code = [line for line in lines if not is_marker(line, lang)]
+    while code and not code[0].strip():
+        code.pop(0)
+    while code and not code[-1].strip():
+        code.pop()
+    if len(code) < _MIN_CODE_LINES or not all(line.strip() for line in code):
+        return False
+    after_blanks: dict[str, set[str]] = {}  # line -> the lines that follow it past blank lines
+    previous: str | None = None
+    gap = False
+    for line in original:
+        if not line.strip():
+            gap = previous is not None
+            continue
+        if gap and previous is not None:
+            after_blanks.setdefault(previous.strip(), set()).add(line.strip())
+        previous, gap = line, False
+    # Two such places: one alone may be a blank line the edit deletes.
+    joined = sum(
+        second.strip() in after_blanks.get(first.strip(), ())
+        for first, second in itertools.pairwise(code)
+    )
+    return joined >= _JOINED
+
+
+def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language) -> str | None:
+    """The reason to refuse `merged`, or None (see the module docstring)."""
+    before = original.split("\n")
+    after = merged.split("\n")
+    if not dropped_every_blank(lines, lang, before):
+        return None
+    if all(line.strip() for line in before):
+        return None  # a file without blank lines has no spacing to guess
+    # Only the stretch between the common head and tail differs: compare that alone.
+    head = 0
+    while head < min(len(before), len(after)) and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(before), len(after)) - head
+        and before[len(before) - 1 - tail] == after[len(after) - 1 - tail]
+    ):
+        tail += 1
+    old = before[head : len(before) - tail]
+    new = after[head : len(after) - tail]
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        at = head + i1
+        if tag == "delete" and not any(line.strip() for line in old[i1:i2]):
+            return (
+                f"the sketch has no blank line at all, and the merge deletes blank original "
+                f"line(s) {at + 1}-{head + i2} between lines it keeps: a sketch without blank "
+                "lines cannot say that they go"
+            )
+        if tag == "equal" or not any(line.strip() for line in new[j1:j2]):
+            continue
+        if any(not line.strip() for line in old[i1:i2]):
+            return (
+                f"the sketch has no blank line at all, and its new lines (merged line "
+                f"{head + j1 + 1}) take the place of original lines {at + 1}-{head + i2} with "
+                "blank lines among them: unclear where the blank lines go now"
+            )
+        if tag == "insert" and (
+            (at > 0 and not before[at - 1].strip()) or (at < len(before) and not before[at].strip())
+        ):
+            return (
+                f"the sketch has no blank line at all, and its new lines (merged line "
+                f"{head + j1 + 1}) go in next to blank original line(s) around line {at + 1}: "
+                "unclear on which side of them, and with what spacing"
+            )
+    return None
