@@ -1,0 +1,514 @@
+"""Rival readings of a lazy sketch and the decision between them: other placements about as
+good as the best, other copies of lines a chunk could match instead, ties between placements,
+and settling which reading stands (the one most like an edit) or refusing the merge.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+
+from cursorish.apply.align import STRONG, Index, Placement
+from cursorish.apply.blocks import declared_name
+from cursorish.apply.languages import Language
+from cursorish.apply.lazy_assemble import _assemble
+from cursorish.apply.lazy_place import FLOOR_COST
+from cursorish.apply.lazy_sketch import (
+    _COMMON_WORDS,
+    _LIKE,
+    _WORD,
+    Chunk,
+    LazySketch,
+    Merge,
+    RefusedMerge,
+    Validate,
+)
+from cursorish.apply.lines import SourceFile, indent_width, weight
+from cursorish.apply.structure import definitions
+
+TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
+
+# A reading must resemble an edit this much more than its rivals (in lines' likeness) to win.
+RESEMBLANCE_MARGIN = 1.0
+
+_RESEMBLANCE_PAIRS = 40_000
+_NEAR_COPY = 0.75  # a new line this like an original one reads as its edited version
+_NEAR_COPY_PAIRS = 100_000
+# Of several, one this like a new line and this much more like it than the rest is the line
+# the new one edits (a typo fixed), the rest lines written alike.
+_TYPO = 0.9
+_TYPO_LEAD = 0.1
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _past_unchanged(
+    source: SourceFile,
+    sketch: LazySketch,
+    paths: list[list[Placement]],
+    merged: Merge,
+    index: Index,
+    lang: Language,
+) -> tuple[list[list[Placement]], Merge]:
+    """Where the best reading leaves the file as it is even with the blank lines the sketch
+    leaves out gone (its lines are a copy the file already holds), it is no reading of an
+    edit: the next placement that changes the file, if it scores about as well (within the tie
+    margin), is the best one, judged against those after it as usual. Where none does, the
+    best one stands (and is refused as no edit)."""
+    unchanged = source.render(source.original_pieces(0, len(source.lines)))
+    if source.render(merged.pieces) != unchanged:
+        return paths, merged
+    for k in range(1, len(paths)):
+        if paths[0][0].score - paths[k][0].score > TIE_MARGIN:
+            break  # a placement clearly worse than the copy is no likelier meant
+        try:
+            other = _assemble(source, sketch, paths[k], index, lang)
+        except RefusedMerge:
+            continue
+        if source.render(other.pieces) != unchanged:
+            return paths[k:], other
+    return paths, merged
+
+
+def _settle(
+    source: SourceFile,
+    merged: Merge,
+    rivals: list[tuple[Merge, str]],
+    validate: Validate | None,
+    lang: Language,
+    every: bool = False,
+) -> Merge:
+    """The one reading that can stand among the best and its rivals, or a refusal.
+
+    A rival the validator rejects (it loses a definition the sketch never mentions) is no
+    reading of the sketch; where it rejects the best one too, the only viable rival is meant."""
+    text = source.render(merged.pieces)
+    others = [(m, why) for m, why in rivals if source.render(m.pieces) != text]
+    if not others:
+        return merged
+    # A rival that leaves the file as it is reads the sketch as no edit at all: not a reading
+    # of an edit when the best one changes the file.
+    unchanged = source.render(source.original_pieces(0, len(source.lines)))
+    if text != unchanged:
+        others = [(m, why) for m, why in others if source.render(m.pieces) != unchanged]
+        if not others:
+            return merged
+    elif every:
+        # The best reading is no edit, and it is the only one as good (none was cut off): the
+        # one viable rival that edits the file is the reading of an edit.
+        edits = {source.render(m.pieces): m for m, _why in others if _viable(m, validate)}
+        if len(edits) == 1:
+            return next(iter(edits.values()))  # the one reading that edits the file
+    viable = [(m, why) for m, why in others if _viable(m, validate)]
+    if not viable:
+        return merged
+    if _viable(merged, validate):
+        viable.insert(0, (merged, ""))
+    distinct: dict[str, tuple[Merge, str]] = {}
+    for m, why in viable:
+        distinct.setdefault(source.render(m.pieces), (m, why))
+    if len(distinct) == 1:
+        return viable[0][0]
+    return _most_like_an_edit(source, list(distinct.values()), lang)
+
+
+def _most_like_an_edit(
+    source: SourceFile, readings: list[tuple[Merge, str]], lang: Language
+) -> Merge:
+    """Of readings that fit the sketch's anchors alike, the one whose new lines read as edits
+    of the lines it removes (`return Node(self.left.f(), ...)` for `self.left.f()`), when it
+    clearly does so more than every other; else a refusal. Where one reading only adds lines,
+    likeness cannot weigh it against readings that replace some: no winner then."""
+    reason = next(why for _m, why in readings if why)
+    told = _near_copy_winner(source, readings)
+    if told is not None and not _strands_definition(source, readings[told][0]):
+        return readings[told][0]
+    if any(not _removed(source, m) for m, _why in readings):
+        raise RefusedMerge(reason)
+    measured = [_resemblance(source, m) for m, _why in readings]
+    scores = [like - unlike for like, unlike in measured]
+    best = max(range(len(readings)), key=lambda index: scores[index])
+    # The winner must be ahead by likeness itself, not only by deleting fewer unlike lines.
+    ahead = all(
+        scores[best] - scores[index] >= RESEMBLANCE_MARGIN
+        and measured[best][0] - measured[index][0] >= RESEMBLANCE_MARGIN
+        for index in range(len(readings))
+        if index != best
+    )
+    if ahead and _apart(source, readings, best, lang):
+        return readings[best][0]
+    raise RefusedMerge(reason)
+
+
+def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> int | None:
+    """The one reading that replaces the original lines the sketch's new lines are edits of,
+    where that is told by lines alone: each new line like some original line (a typo fixed, a
+    call renamed) is like exactly one in the whole file, and that one is removed by this
+    reading only (or by all of them); every line this reading removes is like a new line.
+    A new line like several original lines (two blocks written alike) tells nothing, unless
+    one of them is nearly the very line and clearly nearer than the rest (a typo fixed); with
+    none such, or where two new lines point at different readings, there is no winner."""
+    new = {line.strip() for m, _why in readings for line in m.added if line.strip()}
+    new |= {text.strip() for m, _why in readings for _j, text in m.rewritten if text.strip()}
+    if not new or len(new) * len(source.lines) > _NEAR_COPY_PAIRS:
+        return None
+    deleted = [set(m.deleted) | {j for j, _text in m.rewritten} for m, _why in readings]
+    winner: int | None = None
+    for line in sorted(new):
+        found = _near_copies(source.lines, line)
+        if not found:
+            continue
+        if len(found) > 1:
+            found.sort(key=lambda pair: -pair[1])
+            if found[0][1] < _TYPO or found[1][1] > found[0][1] - _TYPO_LEAD:
+                return None
+        j = found[0][0]
+        removing = [index for index, gone in enumerate(deleted) if j in gone]
+        if len(removing) == len(readings):
+            continue
+        if len(removing) != 1 or (winner is not None and removing[0] != winner):
+            return None
+        winner = removing[0]
+    if winner is None or _resemblance(source, readings[winner][0])[1]:
+        return None
+    return winner
+
+
+def _strands_definition(source: SourceFile, merge: Merge) -> bool:
+    """Whether the merge removes the last use of a name the file defines while keeping its
+    definition: the sketch then likely hides part of the edit (the definition's removal)
+    under a marker, and where its shown part goes is no safer a guess."""
+    removed = set(merge.deleted) | {j for j, _text in merge.rewritten}
+    gone = [source.lines[j] for j in sorted(removed) if source.lines[j].strip()]
+    if not gone:
+        return False
+    defined = {declared_name(line) for line in source.lines} - {None}
+    used = {w for line in gone for w in _NAME.findall(line)} & defined
+    if not used:
+        return False
+    new = [*merge.added, *(text for _j, text in merge.rewritten)]
+    kept = set(range(len(source.lines))) - removed
+    for name in used:
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        uses = [j for j in kept if pattern.search(source.lines[j])]
+        if all(declared_name(source.lines[j]) == name for j in uses) and not any(
+            pattern.search(line) for line in new
+        ):
+            return True
+    return False
+
+
+def _near_copies(lines: list[str], line: str) -> list[tuple[int, float]]:
+    """Original lines that read as an edit of `line` (alike in letters and in a telling word),
+    not the very same line, with their likeness."""
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(line)
+    found: list[tuple[int, float]] = []
+    for j, original in enumerate(lines):
+        text = original.strip()
+        if not text or text == line:
+            continue
+        matcher.set_seq1(text)
+        if matcher.real_quick_ratio() < _NEAR_COPY or matcher.quick_ratio() < _NEAR_COPY:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= _NEAR_COPY and _telling_likeness(text, [line]):
+            found.append((j, ratio))
+    return found
+
+
+def _apart(
+    source: SourceFile, readings: list[tuple[Merge, str]], best: int, lang: Language
+) -> bool:
+    """Whether the best reading edits other definitions than each rival does (the same
+    method of another class), rather than other lines of the same one: which of some repeated
+    lines in one function a sketch rewrites is not told by how alike they are."""
+    if not lang.has_grammar:
+        return False
+    found = definitions("\n".join(source.lines), lang.name)
+
+    def owners(lines: set[int]) -> set[tuple[int, int]]:
+        out: set[tuple[int, int]] = set()
+        for j in lines:
+            inner = [(d.start, d.end) for d in found if d.start <= j <= d.end]
+            out.add(max(inner) if inner else (-1, -1))
+        return out
+
+    mine = {j for j in readings[best][0].deleted if source.lines[j].strip()}
+    for index, (other, _why) in enumerate(readings):
+        if index == best:
+            continue
+        theirs = {j for j in other.deleted if source.lines[j].strip()}
+        if not mine - theirs or not theirs - mine:
+            return False  # one reading adds lines where the other replaces some
+        if owners(mine - theirs) & owners(theirs - mine):
+            return False
+    return True
+
+
+def _removed(source: SourceFile, merge: Merge) -> int:
+    return sum(1 for j in merge.deleted if source.lines[j].strip())
+
+
+def _resemblance(source: SourceFile, merge: Merge) -> tuple[float, int]:
+    """How well the merge's deletions read as edits: (the summed likeness of deleted lines to
+    their nearest new line, the number of deleted lines like none, or the very same as one: a
+    line moved, not edited, is a sign of a misplaced chunk)."""
+    gone = [source.lines[j].strip() for j in merge.deleted if source.lines[j].strip()]
+    new = [line.strip() for line in merge.added if line.strip()]
+    if len(gone) * len(new) > _RESEMBLANCE_PAIRS:
+        return 0.0, len(gone)
+    like = 0.0
+    unlike = 0
+    for old in gone:
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(old)
+        best = 0.0
+        for line in new:
+            matcher.set_seq1(line)
+            if matcher.real_quick_ratio() <= best or matcher.quick_ratio() <= best:
+                continue
+            best = max(best, matcher.ratio())
+        if _LIKE <= best < 1.0 and _telling_likeness(old, new):
+            like += best
+        else:
+            unlike += 1
+    return like, unlike
+
+
+def _telling_likeness(old: str, new: list[str]) -> bool:
+    """Whether a deleted line shares a telling word (a name, not `x` or `return`) with some
+    new line: `x = x + 0` and `x = x * 2` are alike in letters, not in meaning."""
+    words = set(_WORD.findall(old)) - _COMMON_WORDS
+    return any(words & set(_WORD.findall(line)) for line in new)
+
+
+def _margin(best: list[Placement], other: list[Placement]) -> float:
+    """How much better `best` must score than `other` to stand. Where they place differently a
+    chunk anchored by common lines only (`x = x + 1`, `}`), only a marker's indentation told
+    them apart, and planners do not indent markers reliably enough to decide by that alone."""
+    for p, q in zip(best, other, strict=True):
+        if (p.a, p.b) != (q.a, q.b) and not p.strong:
+            return TIE_MARGIN + FLOOR_COST
+    return TIE_MARGIN
+
+
+def _depth_tells(sketch: LazySketch, best: list[Placement], other: list[Placement]) -> bool:
+    """Whether the depth of the sketch's lines tells the best placement from a rival scoring
+    a little less: where they place a chunk differently, the best finds every anchor at the
+    very indentation the sketch writes it, the rival some at another. A chunk written at
+    column 0 (but for closing brackets) may be a snippet pasted flush left, whose depth says
+    nothing."""
+    told = False
+    for chunk, p, q in zip(sketch.chunks, best, other, strict=True):
+        if (p.a, p.b) == (q.a, q.b):
+            continue
+        opening = [line for line in chunk.lines if line.strip() and line.strip()[0] not in "})]"]
+        if not opening or min(indent_width(line) for line in opening) == 0:
+            return False
+        mine = bool(p.deltas) and not any(p.deltas)
+        theirs = bool(q.deltas) and not any(q.deltas)
+        if mine == theirs or not q.deltas:
+            return False
+        if theirs:
+            return False  # the rival agrees where the best does not
+        told = True
+    return told
+
+
+def _repeated_readings(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    index: Index,
+    lang: Language,
+) -> list[tuple[Merge, str]]:
+    """Other readings of a path where a chunk's lines match repeated original lines as well one
+    way as another (`x = x + 0` three times in a row, two of them in the sketch)."""
+    found: list[tuple[Merge, str]] = []
+    for i, place in enumerate(path):
+        for pairs in place.alternatives:
+            other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, place.deltas)
+            alt = _placed_instead(source, sketch, path, i, other, index, lang)
+            if alt is None:
+                continue
+            reason = (
+                f"{sketch.chunks[i].where()} match repeated original lines in two ways "
+                f"(lines {place.a + 1}-{place.b} and {other.a + 1}-{other.b}) that give "
+                "different files"
+            )
+            found.append((alt, reason))
+    return found
+
+
+def _placed_instead(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    i: int,
+    other: Placement,
+    index: Index,
+    lang: Language,
+) -> Merge | None:
+    """The merge of `path` with chunk i placed at `other` instead, or None where it refuses."""
+    try:
+        return _assemble(source, sketch, [*path[:i], other, *path[i + 1 :]], index, lang)
+    except RefusedMerge:
+        return None
+
+
+def _later_closer_readings(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    index: Index,
+    lang: Language,
+) -> list[tuple[Merge, str]]:
+    """Other readings of a path where a chunk after a marker starts on a punctuation line
+    (`}`) matched early, so that original lines after it go as replaced by the chunk's new
+    lines, and the same line recurs later at the same depth before the chunk's next telling
+    anchor: what the marker keeps ends at either of them (`// ...` `}` then new methods keeps
+    all of the existing code up to its last `}` as well), and no telling line says which.
+    The same holds for any line the chunk opens on (a loop body repeated in two loops): a
+    line that recurs says no more where the marker ends than a `}` does."""
+    found: list[tuple[Merge, str]] = []
+    for i, place in enumerate(path):
+        if (i == 0 and not sketch.leading_marker) or len(place.pairs) < 2 or place.closer_told:
+            continue
+        keys = sketch.chunks[i].keys
+        k0, j0 = place.pairs[0]
+        if weight(keys[k0]) >= STRONG and k0 != 0:
+            continue  # a telling line after lines written before it: those say where it is
+        unique = [
+            j for k, j in place.pairs[1:] if weight(keys[k]) >= STRONG and index.count(keys[k]) == 1
+        ]
+        telling = unique[0] if unique else place.pairs[-1][1]
+        later = [
+            j
+            for j in index.positions.get(keys[k0], [])
+            if j0 < j < telling and index.indents[j] == index.indents[j0]
+        ]
+        if not later:
+            continue
+        j1 = later[-1]
+        pairs = [(k0, j1), *((k, j) for k, j in place.pairs[1:] if j > j1)]
+        if len(pairs) < 2 or pairs == place.pairs:
+            continue
+        if not any(index.keys[j] for j in range(j0 + 1, j1) if weight(index.keys[j]) >= STRONG):
+            continue
+        other = Placement(pairs, place.score, j1, pairs[-1][1] + 1, place.deltas)
+        alt = _placed_instead(source, sketch, path, i, other, index, lang)
+        if alt is None:
+            continue
+        reason = (
+            f"{sketch.chunks[i].where()} start on a line that recurs (original lines {j0 + 1} "
+            f"and {j1 + 1}): unclear whether the code between them is kept or replaced"
+        )
+        found.append((alt, reason))
+    return found
+
+
+_EDGE_COPIES = 2  # the nearest copies of a chunk's edge line that make rival readings
+
+
+def _recurring_edge_readings(
+    source: SourceFile,
+    sketch: LazySketch,
+    path: list[Placement],
+    merged: Merge,
+    index: Index,
+    lang: Language,
+) -> list[tuple[Merge, str]]:
+    """Other readings of a path where a chunk is placed on a verbatim copy of its lines (it
+    changes nothing there) and its first (last) shown line, next to a marker, recurs at the
+    same depth before (after) that copy, within what the marker stands for, with telling
+    lines between. A sketch shows only what it changes; one that shows a deletion writes the
+    lines before it and the lines after it, so read at the other copy of its edge line the
+    chunk deletes the code between the copies, and nothing in the sketch says it does not
+    (`}` then the code after a removed function, when that function ends on `}` too)."""
+    found: list[tuple[Merge, str]] = []
+    if not (merged.deleted or merged.added or merged.rewritten):
+        return found  # no edit at all: the next placement is tried instead (`_past_unchanged`)
+    last = len(path) - 1
+    for i, place in enumerate(path):
+        chunk = sketch.chunks[i]
+        at = _verbatim_at(chunk, place, source.lines)
+        if at is None:
+            continue
+        shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+        ends = []
+        if i > 0 or sketch.leading_marker:
+            low = path[i - 1].b if i > 0 else 0
+            ends.append((shown[0], range(at + shown[0] - 1, low - 1, -1)))
+        if i < last or sketch.trailing_marker:
+            high = path[i + 1].a if i < last else len(index.keys)
+            ends.append((shown[-1], range(at + shown[-1] + 1, high)))
+        for k, reach in ends:
+            here = at + k
+            copies = [
+                j
+                for j in reach
+                if index.keys[j] == index.keys[here] and index.indents[j] == index.indents[here]
+            ][:_EDGE_COPIES]
+            for j in copies:
+                between = range(min(j, here) + 1, max(j, here))
+                if not any(weight(index.keys[x]) >= STRONG for x in between):
+                    continue
+                pairs = sorted([*((kk, jj) for kk, jj in place.pairs if kk != k), (k, j)])
+                if any(b[1] <= a[1] for a, b in itertools.pairwise(pairs)):
+                    continue
+                deltas = [0] * len(pairs)
+                other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, deltas)
+                alt = _placed_instead(source, sketch, path, i, other, index, lang)
+                if alt is None:
+                    continue
+                reason = (
+                    f"{chunk.where()} change nothing where they are placed, and their line "
+                    f"{chunk.first + k + 1} recurs at original line {j + 1}: unclear whether "
+                    "the code between that copy and the chunk is kept or deleted"
+                )
+                found.append((alt, reason))
+    return found
+
+
+def _verbatim_at(chunk: Chunk, place: Placement, source: list[str]) -> int | None:
+    """The original line the chunk's first line is, where the chunk is a verbatim copy of the
+    original lines there (it changes nothing); else None."""
+    if not place.pairs:
+        return None
+    k, j = place.pairs[0]
+    at = j - k
+    if at < 0 or at + len(chunk.lines) > len(source):
+        return None
+    for k, line in enumerate(chunk.lines):
+        original = source[at + k]
+        if line != original and (line.strip() or original.strip()):
+            return None
+    return at
+
+
+def _viable(alt: Merge, validate: Validate | None) -> bool:
+    """Whether an alternative merge could stand at all (the validator does not reject it)."""
+    if validate is None:
+        return True
+    try:
+        validate(alt)
+    except RefusedMerge:
+        return False
+    return True
+
+
+def _overlap(p: Placement, q: Placement) -> bool:
+    if p.floating or q.floating:
+        return p.a == q.a
+    return q.a < p.b and p.a < q.b
+
+
+def _tie_reason(sketch: LazySketch, best: list[Placement], other: list[Placement]) -> str:
+    for chunk, p, q in zip(sketch.chunks, best, other, strict=True):
+        if (p.a, p.b) != (q.a, q.b):
+            return (
+                f"{chunk.where()} match the original equally well at lines "
+                f"{p.a + 1}-{p.b} and {q.a + 1}-{q.b}"
+            )
+    return "two placements of the sketch fit equally well"
