@@ -50,7 +50,8 @@ class Placement:
     pasted: bool = False
     # The chunk's shown lines start at column 0 (the sketch may be written at another depth).
     flush_left: bool = False
-    # The closer the chunk opens on was placed by what the lines before it tell (lazy.py).
+    # The closer the chunk opens on was placed by what the lines before it tell
+    # (`_earlier_closer` in lazy_place.py).
     closer_told: bool = False
 
     @property
