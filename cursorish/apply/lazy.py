@@ -53,7 +53,6 @@ from cursorish.apply.lazy_sketch import (
     Merge,
     RefusedMerge,
     Validate,
-    has_markers,
     split_sketch,
 )
 from cursorish.apply.lines import SourceFile
@@ -68,14 +67,12 @@ __all__ = [
     "Validate",
     "_closes_file",
     "_empty_comment_bounds",
-    "has_markers",
     "merge_lazy",
     "merge_lazy_sketch",
     "split_sketch",
 ]
 
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
-_EDGE_SIMILARITY = 0.6
 
 
 def merge_lazy(

@@ -122,15 +122,6 @@ def _marker_cost(column: int | None, p: Placement, q: Placement, gaps: _Gaps) ->
     return cost
 
 
-def _path_marker_cost(sketch: LazySketch, path: list[Placement], gaps: _Gaps) -> float:
-    total = 0.0
-    for i in range(1, len(path)):
-        floor = sketch.chunks[i].floor
-        column = floor - path[i].delta if floor > 0 else None
-        total += _marker_cost(column, path[i - 1], path[i], gaps)
-    return total
-
-
 def _can_float(sketch: LazySketch, i: int) -> bool:
     return (i == 0 and not sketch.leading_marker) or (
         i == len(sketch.chunks) - 1 and not sketch.trailing_marker

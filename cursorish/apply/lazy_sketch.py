@@ -96,10 +96,6 @@ class Merge:
     rewritten: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
 
-def has_markers(lines: list[str], lang: Language) -> bool:
-    return any(is_marker(line, lang) for line in lines)
-
-
 def split_sketch(lines: list[str], lang: Language) -> LazySketch:
     """Chunks and markers of a sketch; runs of blank lines alone between markers are dropped."""
     chunks: list[Chunk] = []
