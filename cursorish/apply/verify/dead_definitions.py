@@ -5,6 +5,7 @@ too is not said (generators and planners alike show a deletion by leaving the li
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _DEFINITION = {
     "python": re.compile(r"^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)"),
@@ -66,24 +67,37 @@ def _uses(lines: list[str], name: str, span: tuple[int, int]) -> int:
     )
 
 
-def _dead_definition(before: list[str], after: list[str], lang: str, shown: set[str]) -> str | None:
-    """A definition the merge keeps (its header is not in the sketch) that the original used
-    and the merged file no longer does."""
-    if lang not in _DEFINITION:
-        return None
+def _unused_definitions(
+    before: list[str], after: list[str], lang: str, shown: set[str]
+) -> Iterator[tuple[str, tuple[int, int], dict[str, tuple[int, int]]]]:
+    """Definitions the merge keeps (their header not in the sketch) that the original used and
+    the merged file no longer does, in file order: (name, its span in `after`, the original's
+    definitions)."""
     before_text = "\n".join(before)
     after_text = "\n".join(after)
-    kept = _definitions(after, lang)
-    for name, span in kept.items():
-        if after[span[0]].strip() in shown or not _private(after[span[0]], name, lang):
+    old: dict[str, tuple[int, int]] | None = None
+    for name, span in _definitions(after, lang).items():
+        if after[span[0]].strip() in shown:
             continue
         if after_text.count(name) >= before_text.count(name):
             continue  # nothing of it went: cheap, and true of nearly every definition
-        old = _definitions(before, lang).get(name)
-        if old is None or _uses(after, name, span) or not _uses(before, name, old):
+        if old is None:
+            old = _definitions(before, lang)
+        was = old.get(name)
+        if was is None or _uses(after, name, span) or not _uses(before, name, was):
             continue
-        return (
-            f"the merge removes the last use of {name!r} but keeps its definition (merged line "
-            f"{span[0] + 1}) under a marker: the sketch does not say whether it goes too"
-        )
+        yield name, span, old
+
+
+def _dead_definition(before: list[str], after: list[str], lang: str, shown: set[str]) -> str | None:
+    """A private definition the merge keeps (its header is not in the sketch) that the original
+    used and the merged file no longer does."""
+    if lang not in _DEFINITION:
+        return None
+    for name, span, _old in _unused_definitions(before, after, lang, shown):
+        if _private(after[span[0]], name, lang):
+            return (
+                f"the merge removes the last use of {name!r} but keeps its definition (merged "
+                f"line {span[0] + 1}) under a marker: the sketch does not say whether it goes too"
+            )
     return None

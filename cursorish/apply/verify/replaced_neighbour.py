@@ -5,7 +5,7 @@ it."""
 
 from __future__ import annotations
 
-from cursorish.apply.verify.dead_definitions import _DEFINITION, _definitions, _uses
+from cursorish.apply.verify.dead_definitions import _DEFINITION, _unused_definitions
 
 
 def _replaced_neighbour(
@@ -20,26 +20,16 @@ def _replaced_neighbour(
     new = [r for r, j in enumerate(old_of) if j < 0]
     if not any(pattern.match(after[r]) for r in new):
         return None  # the sketch writes no new definition: cheap, and true of most merges
-    before_text = "\n".join(before)
-    after_text = "\n".join(after)
-    old: dict[str, tuple[int, int]] | None = None
-    for name, span in _definitions(after, lang).items():
-        if old_of[span[0]] < 0 or after[span[0]].strip() in shown:
+    for name, span, old in _unused_definitions(before, after, lang, shown):
+        if old_of[span[0]] < 0:
             continue
         nxt = span[1]
         while nxt < len(after) and not after[nxt].strip():
             nxt += 1
         if nxt >= len(after) or old_of[nxt] >= 0:
             continue
-        if after_text.count(name) >= before_text.count(name):
-            continue
-        if old is None:
-            old = _definitions(before, lang)
         header = pattern.match(after[nxt])
         if not header or (header.group(1) or header.group(2) or "") in ("", *old):
-            continue
-        was = old.get(name)
-        if was is None or _uses(after, name, span) or not _uses(before, name, was):
             continue
         return (
             f"the merge removes the last use of {name!r} but keeps its definition (merged line "
