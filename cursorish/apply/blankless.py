@@ -26,13 +26,26 @@ def dropped_every_blank(lines: list[str], lang: Language, original: list[str]) -
     """Whether the sketch's code (markers aside) has no blank line and shows it dropped them:
     in two places, two lines it writes one after the other stand in the original with only
     blank lines between them (a sketch that shows its lines as they are would show those)."""
+    code = _blankless_code(lines, lang)
+    return code is not None and _joined_places(code, original) >= _JOINED
+
+
+def _blankless_code(lines: list[str], lang: Language) -> list[str] | None:
+    """The sketch's code lines (markers aside) when there are several and none is blank."""
     code = [line for line in lines if not is_marker(line, lang)]
     while code and not code[0].strip():
         code.pop(0)
     while code and not code[-1].strip():
         code.pop()
     if len(code) < _MIN_CODE_LINES or not all(line.strip() for line in code):
-        return False
+        return None
+    return code
+
+
+def _joined_places(code: list[str], original: list[str]) -> int:
+    """How often two lines the sketch writes one after the other stand in the original with
+    only blank lines between them (one such place alone may be a blank line the edit
+    deletes)."""
     after_blanks: dict[str, set[str]] = {}  # line -> the lines that follow it past blank lines
     previous: str | None = None
     gap = False
@@ -43,22 +56,21 @@ def dropped_every_blank(lines: list[str], lang: Language, original: list[str]) -
         if gap and previous is not None:
             after_blanks.setdefault(previous.strip(), set()).add(line.strip())
         previous, gap = line, False
-    # Two such places: one alone may be a blank line the edit deletes.
-    joined = sum(
+    return sum(
         second.strip() in after_blanks.get(first.strip(), ())
         for first, second in itertools.pairwise(code)
     )
-    return joined >= _JOINED
 
 
 def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language) -> str | None:
     """The reason to refuse `merged`, or None (see the module docstring)."""
+    code = _blankless_code(lines, lang)
+    if code is None:
+        return None  # the usual sketch, with blank lines: nothing split, nothing compared
     before = original.split("\n")
-    after = merged.split("\n")
-    if not dropped_every_blank(lines, lang, before):
+    if _joined_places(code, before) < _JOINED:
         return None
-    if all(line.strip() for line in before):
-        return None  # a file without blank lines has no spacing to guess
+    after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.
     head = 0
     while head < min(len(before), len(after)) and before[head] == after[head]:
