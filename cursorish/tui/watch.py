@@ -71,6 +71,18 @@ def _git_ignored(root: Path, names: list[str]) -> set[str]:
     return {line.rstrip("/") for line in done.stdout.splitlines()}
 
 
+def _at_top(root: Path, event: FileSystemEvent) -> bool:
+    """Whether the event's path (or where it moved to) is a directory right under `root`: only
+    those change which directories are watched (a burst of deep ones, `npm install` in a
+    watched directory, need not re-read the root each)."""
+    for raw in (event.src_path, event.dest_path):
+        if raw:
+            path = raw.decode("utf-8", "surrogateescape") if isinstance(raw, bytes) else raw
+            if PurePath(path).parent == PurePath(root):
+                return True
+    return False
+
+
 def _is_real_dir(entry: Path) -> bool:
     # A symlink to a directory is not followed: it may point outside the tree.
     return entry.is_dir() and not entry.is_symlink()
@@ -83,7 +95,11 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in _IGNORED_TYPES:
             return
-        if event.is_directory and event.event_type in ("created", "deleted", "moved"):
+        if (
+            event.is_directory
+            and event.event_type in ("created", "deleted", "moved")
+            and _at_top(self._watcher.root, event)
+        ):
             self._watcher.top_level_changed()
         # A directory's own "modified" only echoes a change to a file in it.
         if event.is_directory and event.event_type == "modified":
@@ -135,8 +151,8 @@ class WorktreeWatcher:
             return sorted(self._watches)
 
     def top_level_changed(self) -> None:
-        """A directory was made, removed or renamed somewhere: watch the top-level ones that are
-        new, drop the watches of those that are gone."""
+        """A directory was made, removed or renamed right under the root: watch the top-level
+        ones that are new, drop the watches of those that are gone."""
         try:
             self._sync_watches()
         except OSError as exc:  # the root itself went away; the view says so on refresh
