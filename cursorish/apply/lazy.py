@@ -34,6 +34,7 @@ from cursorish.apply.lazy_place import (
     _floating,
     _Gaps,
     _order_reason,
+    _pasted_closers,
     _weak_edge,
 )
 from cursorish.apply.lazy_rivals import (
@@ -101,6 +102,7 @@ def merge_lazy_sketch(
     for i, chunk in enumerate(sketch.chunks):
         cands = candidates(chunk.keys, chunk.lines, index)
         cands = [_closed_block(q, chunk, index) for q in cands]
+        cands = [_pasted_closers(q, chunk, index) for q in cands]
         if i > 0 or sketch.leading_marker:
             prior = options[i - 1] if i > 0 else []
             cands = [_earlier_closer(q, chunk, index, written, lang, prior) for q in cands]

@@ -9,7 +9,15 @@ import dataclasses
 import re
 from collections import Counter
 
-from cursorish.apply.align import DELETE_COST, MAX_GAP, STRONG, Index, Placement, fill
+from cursorish.apply.align import (
+    DELETE_COST,
+    MAX_GAP,
+    STRONG,
+    WEAK_SHIFTED,
+    Index,
+    Placement,
+    fill,
+)
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import (
     _EDGE_REACH,
@@ -265,6 +273,66 @@ def _closed_block(place: Placement, chunk: Chunk, index: Index) -> Placement:
         b=e + 1,
         deltas=[*place.deltas, place.deltas[at]],
         alternatives=[[*alt, (close, e)] for alt in place.alternatives if alt[-1][1] < e],
+    )
+
+
+def _pasted_closers(place: Placement, chunk: Chunk, index: Index) -> Placement:
+    """A chunk pasted flush left whose lines with words all match the same depth shallower
+    than the file: a punctuation line (`}`) it matched at its own depth is another block's
+    (a `}` says only how deep it is), and the lines right next to those anchors that are the
+    file's lines at the anchors' shift are its own. Read otherwise, the chunk's new lines stay
+    at the sketch's depth and its closers clash with the file's."""
+    if not place.flush_left or len(place.pairs) < 2:
+        return place
+    keys = chunk.keys
+    told = [
+        d
+        for (k, _j), d in zip(place.pairs, place.deltas, strict=True)
+        if weight(keys[k]) >= WEAK_SHIFTED
+    ]
+    if not told or told[0] >= 0 or any(d != told[0] for d in told):
+        return place
+    shift = told[0]
+    kept = [
+        (pair, d)
+        for pair, d in zip(place.pairs, place.deltas, strict=True)
+        if d == shift or weight(keys[pair[0]]) >= WEAK_SHIFTED
+    ]
+    if len(kept) == len(place.pairs):
+        return place
+    pairs = [pair for pair, _d in kept]
+    n, m = len(index.keys), len(keys)
+
+    def own(k: int, j: int) -> bool:
+        return index.keys[j] == keys[k] and index.indents[j] == indent_width(chunk.lines[k]) - shift
+
+    k, j = pairs[-1]
+    while True:  # the punctuation lines after the last anchor, blank lines skipped
+        k, j = k + 1, j + 1
+        while k < m and not keys[k]:
+            k += 1
+        while j < n and index.blank[j]:
+            j += 1
+        if k >= m or j >= n or not own(k, j):
+            break
+        pairs.append((k, j))
+    k, j = pairs[0]
+    while True:  # and before the first one
+        k, j = k - 1, j - 1
+        while k >= 0 and not keys[k]:
+            k -= 1
+        while j >= 0 and index.blank[j]:
+            j -= 1
+        if k < 0 or j < 0 or not own(k, j):
+            break
+        pairs.insert(0, (k, j))
+    return dataclasses.replace(
+        place,
+        pairs=pairs,
+        a=pairs[0][1] if place.a == place.pairs[0][1] else min(place.a, pairs[0][1]),
+        b=pairs[-1][1] + 1 if place.b == place.pairs[-1][1] + 1 else max(place.b, pairs[-1][1] + 1),
+        deltas=[shift] * len(pairs),
+        alternatives=[],
     )
 
 

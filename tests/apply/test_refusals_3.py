@@ -1,0 +1,47 @@
+"""Issue 17, round 5: refusals where the merge itself went astray (a new syntax error, a file
+left unchanged, lines that sit between markers), not the sketch.
+
+Each rule corrects one step of the placement or the assembly, and each test's sketch is made up.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+
+# A loop that is its function's last statement: its `}` sits right above the function's own.
+MARK = """package tally
+
+func Mark(items []string, seen map[string]bool) {
+	for _, item := range items {
+		if item == "" {
+			continue
+		}
+		seen[item] = true
+	}
+}
+
+func Unmark(names []string, seen map[string]bool) {
+	for _, name := range names {
+		delete(seen, name)
+	}
+}
+"""
+
+# The loop pasted flush left: its closing `}` at column 0 is the loop's, one tab deeper in the
+# file, not the function's `}` at column 0.
+MARK_PASTED = """// ... existing code ...
+for _, item := range items {
+	if item == "" || item == "-" {
+		continue
+	}
+	seen[item] = true
+}
+// ... existing code ...
+"""
+
+
+def test_a_closer_of_a_pasted_chunk_sits_at_its_anchors_shift() -> None:
+    result = merge(MARK, MARK_PASTED, path="tally.go")
+    assert isinstance(result, Merged), result
+    assert result.text == MARK.replace('item == "" {', 'item == "" || item == "-" {')
