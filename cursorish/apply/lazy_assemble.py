@@ -87,6 +87,7 @@ def _assemble(
             )
             if after:
                 _closers_after_new_code(chunk, span, index)
+                _closer_past_span(chunk, span, index, upper, place.delta)
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
@@ -375,6 +376,50 @@ def _closers_after_new_code(chunk: Chunk, span: Span, index: Index) -> None:
     for n, t in enumerate(tail):
         span.matched[t] = ja + n
     span.b = ja + m
+
+
+def _closer_past_span(chunk: Chunk, span: Span, index: Index, upper: int, delta: int) -> None:
+    """A chunk that ends, before a marker, on a closing line (`}`) it leaves unmatched (or
+    matched at another depth, another block's) right after a line that is no original line
+    there (new code), where its lines close more brackets than the original lines it
+    replaces: read so, that closer ends a block the original's own closer ends again. It is
+    the original's closer where the lines after the chunk's span first close as many brackets
+    as the chunk closes beyond them, at the closer's depth (the sketch shows the block's end
+    after its new code; the lines between, no marker standing for them, go)."""
+    keys = chunk.keys
+    shown = [k for k, kk in enumerate(keys) if kk]
+    if not span.matched or not shown:
+        return
+    close = shown[-1]
+    if not keys[close].startswith(("}", ")", "]")):
+        return
+    depth = indent_width(chunk.lines[close]) - delta
+    if len(shown) < 2:
+        return
+    old = span.matched.get(close)
+    if old is not None and (old != span.b - 1 or index.indents[old] == depth):
+        return
+    before = span.matched.get(shown[-2])
+    if before is not None and index.indents[before] == indent_width(chunk.lines[shown[-2]]) - delta:
+        return  # an original line then the closer: lines left out after it, or deleted?
+    lines = index.lines
+    need = _bracket_balance(chunk.lines) - _bracket_balance(lines[span.a : span.b])
+    total = 0
+    found = -1
+    for j in range(span.b, min(upper, span.b + MAX_GAP) if need < 0 else span.b):
+        total += _bracket_balance([lines[j]])
+        if total <= need:
+            if total == need and index.keys[j] == keys[close] and index.indents[j] == depth:
+                found = j
+            break
+    if found < 0 or (old is not None and found != span.b):
+        return  # a closer matched at another depth moves only to the line after it
+    span.matched[close] = found
+    k, i = close - 1, found - 1  # the chunk's lines just before the closer, the same lines there
+    while k >= 0 and k not in span.matched and i >= span.b and keys[k] == index.keys[i]:
+        span.matched[k] = i
+        k, i = k - 1, i - 1
+    span.b = found + 1
 
 
 def _statement_tail(source: list[str], span: Span, j: int) -> bool:

@@ -7,7 +7,7 @@ Each rule corrects one step of the placement or the assembly, and each test's sk
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 # A loop that is its function's last statement: its `}` sits right above the function's own.
 MARK = """package tally
@@ -45,3 +45,49 @@ def test_a_closer_of_a_pasted_chunk_sits_at_its_anchors_shift() -> None:
     result = merge(MARK, MARK_PASTED, path="tally.go")
     assert isinstance(result, Merged), result
     assert result.text == MARK.replace('item == "" {', 'item == "" || item == "-" {')
+
+
+# A function whose last lines the sketch rewrites into one, showing the function's end.
+WATCH = """import { Store } from './store'
+
+export function watch(store: Store, key: string) {
+  const handler = () => store.notify(key)
+  let unsubscribe: (() => void) | undefined
+  if (store.subscribe) {
+    unsubscribe = store.subscribe(key, handler)
+  }
+  return unsubscribe
+}
+
+export function size(store: Store) {
+  return store.keys().length
+}
+"""
+
+WATCH_SKETCH = """// ... existing code ...
+  const handler = () => store.notify(key)
+  return store.subscribe?.(key, handler)
+}
+// ... existing code ...
+"""
+
+# Only an original line before the `}`: the lines after it left out, or deleted?
+WATCH_CUT = """// ... existing code ...
+  const handler = () => store.notify(key)
+}
+// ... existing code ...
+"""
+
+
+def test_a_closer_after_new_code_is_the_end_of_the_block_it_closes() -> None:
+    result = merge(WATCH, WATCH_SKETCH, path="watch.ts")
+    assert isinstance(result, Merged), result
+    start = WATCH.index("  let unsubscribe")
+    end = WATCH.index("}\n\nexport function size")
+    assert result.text == (
+        WATCH[:start] + "  return store.subscribe?.(key, handler)\n" + WATCH[end:]
+    )
+
+
+def test_a_closer_right_after_an_original_line_stays_unclear() -> None:
+    assert isinstance(merge(WATCH, WATCH_CUT, path="watch.ts"), Refused)
