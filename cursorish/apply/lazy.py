@@ -74,6 +74,7 @@ __all__ = [
 ]
 
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
+_KEPT = 3  # placement sequences the dynamic programme keeps
 
 
 def merge_lazy(
@@ -129,6 +130,13 @@ def merge_lazy_sketch(
     merged = _assemble(source, sketch, paths[0], index, lang)
     if not KEEP_BLANKS.get() and len(paths) > 1:
         paths, merged = _past_unchanged(source, sketch, paths, merged, index, lang)
+        unchanged = source.render(source.original_pieces(0, n))
+        if len(paths) == _KEPT and source.render(merged.pieces) == unchanged:
+            # Every kept placement leaves the file as it is: look past them for one that edits.
+            more = _choose(sketch, options, index, gaps, _KEPT * 3)
+            more, edit = _past_unchanged(source, sketch, more, merged, index, lang)
+            if edit is not merged:
+                paths, merged = more[:_KEPT], edit
     # Readings as good as the best one that give other files: (merge, why it is a rival).
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     rivals.extend(_later_closer_readings(source, sketch, paths[0], index, lang))

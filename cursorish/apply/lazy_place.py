@@ -67,11 +67,10 @@ class _Gaps:
 
 
 def _choose(
-    sketch: LazySketch, options: list[list[Placement]], index: Index, gaps: _Gaps
+    sketch: LazySketch, options: list[list[Placement]], index: Index, gaps: _Gaps, keep: int = 3
 ) -> list[list[Placement]]:
     """The best few placement sequences (best first) by dynamic programming over the chunks."""
     n = len(index.keys)
-    keep = 3
     # table[i][c] = list of (score, previous candidate, previous rank)
     table: list[list[list[tuple[float, int, int]]]] = []
     for i, (chunk, cands) in enumerate(zip(sketch.chunks, options, strict=True)):

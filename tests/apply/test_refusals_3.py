@@ -91,3 +91,50 @@ def test_a_closer_after_new_code_is_the_end_of_the_block_it_closes() -> None:
 
 def test_a_closer_right_after_an_original_line_stays_unclear() -> None:
     assert isinstance(merge(WATCH, WATCH_CUT, path="watch.ts"), Refused)
+
+
+def _response(name: str, kind: str) -> str:
+    return f"""class {name}:
+    def __init__(
+        self,
+        content: str,
+        status: int = 200,
+        headers: {kind} | None = None,
+        media: str | None = None,
+    ) -> None:
+        self.content = content
+        self.status = status
+        self.headers = headers
+
+
+"""
+
+
+# Three classes take the same parameters; a fourth one's `headers` differs.
+RESPONSES = (
+    "from typing import Mapping\n\n\n"
+    + "".join(
+        _response(name, kind)
+        for name, kind in (
+            ("Text", "Mapping"),
+            ("Html", "Mapping"),
+            ("Json", "dict"),
+            ("Raw", "Mapping"),
+        )
+    ).rstrip()
+    + "\n"
+)
+
+# The sketch's lines stand unchanged three times over: only the fourth copy is an edit.
+RESPONSES_SKETCH = """        # ... unchanged ...
+        status: int = 200,
+        headers: Mapping | None = None,
+        media: str | None = None,
+# ... unchanged ...
+"""
+
+
+def test_an_edit_is_found_past_every_copy_the_sketch_leaves_unchanged() -> None:
+    result = merge(RESPONSES, RESPONSES_SKETCH, path="responses.py")
+    assert isinstance(result, Merged), result
+    assert result.text == RESPONSES.replace("headers: dict", "headers: Mapping")
