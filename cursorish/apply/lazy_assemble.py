@@ -823,6 +823,8 @@ def _copied_doubts(
         closer = not (up and down) and not any(c.isalnum() for c in up or down)
         if closer and _kept_elsewhere(keys, matched, at, index, j, 1 if up else -1):
             continue
+        if closer and _closer_alone(keys, matched, at, index, j, -1 if up else 1):
+            continue
         before, after = _around(index, j)
         # A neighbour written new too (the line before it edited) says nothing either way.
         if a <= j < b and j in kept and up in ("", before) and down in ("", after):
@@ -850,6 +852,30 @@ def _kept_elsewhere(
             return False
         if not 0 <= j < len(index.keys) or keys[k] != index.keys[j]:
             return k in matched
+
+
+def _closer_alone(
+    keys: list[str], matched: dict[int, int], k: int, index: Index, j: int, step: int
+) -> bool:
+    """Chunk line k and original line j hold the same line, and their neighbours in direction
+    `step` agree only on bare closers (`}`): past those, the chunk goes on with a new line
+    where the original's copy goes on with another line. A `}` ends every block, so the
+    agreement says nothing: the sketch writes the line amid other code than the copy's."""
+    shared = 0
+    while True:
+        k += step
+        while 0 <= k < len(keys) and not keys[k]:
+            k += step
+        j += step
+        while 0 <= j < len(index.keys) and index.blank[j]:
+            j += step
+        if not 0 <= k < len(keys) or not 0 <= j < len(index.keys):
+            return False
+        if keys[k] != index.keys[j]:
+            return shared > 0 and k not in matched
+        if any(c.isalnum() for c in keys[k]):
+            return False
+        shared += 1
 
 
 def _crossed_doubts(chunk: Chunk, span: Span, index: Index, gone: list[int]) -> list[str]:
