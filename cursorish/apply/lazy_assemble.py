@@ -151,6 +151,9 @@ def _assemble(
         doubts.extend(_edge_import_doubt(chunk, span, source.lines, gone, edges))
         doubts.extend(_closer_led_rename(chunk, span, source.lines, gone))
         doubts.extend(_empty_comment_bounds(chunk, span, index, gone))
+        if edges[1]:
+            high = spans[i + 1].a if i < last else n
+            doubts.extend(_comment_goes_on(chunk, span, source.lines, high))
         for k, line in enumerate(chunk.lines):
             if k in blanks_before:
                 pieces.extend(source.original_piece(j) for j in blanks_before[k])
@@ -1210,3 +1213,37 @@ def _as_file(
     if delta:
         line = reindent(line, -delta, tabs=tabs, unit=unit)
     return line
+
+
+def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) -> list[str]:
+    """A chunk that ends, right at a marker, on new comment lines written over fewer old ones
+    (the lines after its last kept line rewrite or delete some original lines, and add more),
+    where the original's comment goes on after the lines it replaces (the next original line
+    is a comment line with words at the same depth): the merge joins the new lines to the
+    rest of the old comment, which may as well be the old version of the lines it adds, and
+    whether that rest stays or the new lines rewrite it too is a guess. (Lines only added,
+    or as many old lines rewritten as new ones written, keep the rest.)"""
+    lines = chunk.lines
+    last = len(lines) - 1
+    if last < 0 or last in span.matched or not lines[last].strip():
+        return []
+    if _line_kind(lines[last]) != "comment":
+        return []
+    j = span.b
+    if j >= upper or _line_kind(source[j]) != "comment" or not _comment_words(source[j]):
+        return []
+    if indent_width(source[j]) != indent_width(lines[last]):
+        return []
+    kept = [k for k, at in span.matched.items() if key(lines[k]) == key(source[at])]
+    if not kept:
+        return []
+    k0 = max(kept)
+    new = [k for k in range(k0 + 1, last + 1) if lines[k].strip()]
+    replaced = j - (span.matched[k0] + 1)
+    if len(new) < 2 or replaced < 1 or len(new) <= replaced:
+        return []  # lines only added, or as many old lines rewritten as the chunk writes
+    return [
+        f"{chunk.where()} end on new comment lines at a marker, written over old ones, and "
+        f"the original's comment goes on after them (original line {j + 1}): unclear "
+        "whether the rest of that comment stays or the new lines rewrite it too"
+    ]
