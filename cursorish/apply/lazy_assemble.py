@@ -106,6 +106,8 @@ def _assemble(
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
         doubts.extend(_other_copy_doubts(chunk, span, index, (lower, upper)))
         doubts.extend(_closer_reach_doubts(chunk, span, index))
+        if after:
+            doubts.extend(_closer_over_unlike(chunk, span, index))
         spans.append(span)
     pieces: list[tuple[str, str | None]] = []
     deleted: list[int] = []
@@ -1246,4 +1248,37 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
         f"{chunk.where()} end on new comment lines at a marker, written over old ones, and "
         f"the original's comment goes on after them (original line {j + 1}): unclear "
         "whether the rest of that comment stays or the new lines rewrite it too"
+    ]
+
+
+def _closer_over_unlike(chunk: Chunk, span: Span, index: Index) -> list[str]:
+    """A bare closer (`}`) that ends the chunk at a marker, matched after new lines that open
+    a block, past original lines none of which reads like any of those new lines (nor starts
+    as one does, a call broken over lines): the closer closes the new block as well as the
+    old one, and the reading that the new lines replace the old ones rests on the `}` alone;
+    they may as well come before them."""
+    pairs = sorted((k, j) for k, j in span.matched.items() if chunk.keys[k])
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    if len(pairs) < 2 or not shown or pairs[-1][0] != shown[-1]:
+        return []
+    (k1, j1), (k2, j2) = pairs[-2], pairs[-1]
+    text = chunk.keys[k2]
+    if not text.startswith(("}", ")", "]")) or any(c.isalnum() for c in text):
+        return []
+    new = [chunk.keys[k] for k in range(k1 + 1, k2) if chunk.keys[k]]
+    old = [index.keys[j] for j in range(j1 + 1, j2) if index.keys[j]]
+    if not new or not old or not new[0].endswith(("{", "(", "[")):
+        return []
+    if any(
+        difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= _LIKE
+        or a.startswith(b.rstrip("{([ "))
+        or b.startswith(a.rstrip("{([ "))
+        for a in old
+        for b in new
+    ):
+        return []  # an old line reads like a new one (or is one broken over lines)
+    return [
+        f"{chunk.where()} end on a closer ({text!r}) matched at original line {j2 + 1} after "
+        f"new lines that open a block, past original lines none of them reads like: unclear "
+        "whether the new lines replace those lines or come before them"
     ]

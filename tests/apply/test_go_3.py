@@ -3,8 +3,13 @@ must give the intended file or refuse (never another file)."""
 
 from __future__ import annotations
 
+from cursorish.apply.align import Index
 from cursorish.apply.deterministic import merge
+from cursorish.apply.lazy_assemble import _closer_over_unlike
+from cursorish.apply.lazy_sketch import Chunk
+from cursorish.apply.lines import key
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.spans import Span
 
 # A function's body rewritten: one of its new lines (`if err == io.EOF {`) also occurs once
 # in another function, after a `}` there too. The sketch puts it after a `}` that closes a
@@ -128,3 +133,89 @@ def test_one_comment_line_reworded_at_a_marker_keeps_the_rest() -> None:
     result = merge(_DOC_ORIGINAL, _DOC_ONE_SKETCH, path="cache.go")
     assert isinstance(result, Merged), result
     assert result.text == _DOC_ORIGINAL.replace("holds.", "holds now.")
+
+
+# A new `if` block written right after a kept one, the sketch's chunk ending on the new
+# block's `}` at a marker: the next original statement also ends with a `}` (a composite
+# literal), so matching the closer there reads the new block as a rewrite of that statement
+# though none of its lines reads like the new ones; the new block may as well come before
+# it. (On a file this small the placements tie first; the doubt is checked on the reading.)
+_BLOCK_ORIGINAL = [
+    "func New(config *Config) (*Decoder, error) {",
+    "\tif config.Result == nil {",
+    "\t\treturn nil, errNoResult",
+    "\t}",
+    "",
+    "\tresult := &Decoder{",
+    "\t\tconfig: config,",
+    "\t}",
+    "",
+    "\treturn result, nil",
+    "}",
+]
+
+_BLOCK_CHUNK = [
+    "\tif config.Result == nil {",
+    "\t\treturn nil, errNoResult",
+    "\t}",
+    "",
+    '\tif config.TagName == "" {',
+    '\t\tconfig.TagName = "decode"',
+    "\t}",
+    "",
+]
+
+
+def _closer_doubts(original: list[str], chunk_lines: list[str], closer_at: int) -> list[str]:
+    index = Index([key(line) for line in original], original)
+    chunk = Chunk(chunk_lines, 1, 0)
+    # The reading: the kept block matched line for line, the blank after it, then the
+    # chunk's last `}` matched at `closer_at` (the lines between replaced by the new ones).
+    matched = {0: 1, 1: 2, 2: 3, 3: 4, 6: closer_at}
+    return _closer_over_unlike(chunk, Span(1, closer_at + 1, matched), index)
+
+
+def test_a_closer_after_a_new_block_read_over_unlike_lines_is_doubted() -> None:
+    assert _closer_doubts(_BLOCK_ORIGINAL, _BLOCK_CHUNK, 7)
+
+
+def test_a_closer_after_a_new_block_read_over_a_like_line_stands() -> None:
+    original = [
+        line.replace("result := &Decoder{", 'if config.Name == "" {') for line in _BLOCK_ORIGINAL
+    ]
+    assert not _closer_doubts(original, _BLOCK_CHUNK, 7)
+
+
+# The same shape where the old statement is a call the new lines break over lines: the
+# closer ends the rewritten call, and the merge stands.
+_CALL_ORIGINAL = """package decode
+
+func Run(d *Decoder) error {
+\tif d == nil {
+\t\treturn errNil
+\t}
+\treturn d.decode(d.name, d.input, d.output)
+}
+"""
+
+_CALL_SKETCH = """// ... existing code ...
+\tif d == nil {
+\t\treturn errNil
+\t}
+\treturn d.decode(
+\t\td.name,
+\t\td.input,
+\t\td.output,
+\t)
+// ... existing code ...
+"""
+
+
+def test_a_closer_ending_a_call_broken_over_lines_still_merges() -> None:
+    expected = _CALL_ORIGINAL.replace(
+        "\treturn d.decode(d.name, d.input, d.output)\n",
+        "\treturn d.decode(\n\t\td.name,\n\t\td.input,\n\t\td.output,\n\t)\n",
+    )
+    result = merge(_CALL_ORIGINAL, _CALL_SKETCH, path="decode.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
