@@ -1232,6 +1232,12 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
     if _line_kind(lines[last]) != "comment":
         return []
     j = span.b
+    if j + 1 < upper and not source[j].strip() and _stacked_comment(chunk, span, source, j + 1):
+        return [
+            f"{chunk.where()} end on a new comment at a marker, set off by a blank line, right "
+            f"before the original's own comment (original line {j + 2}): unclear whether the "
+            "new comment replaces it"
+        ]
     if j >= upper or _line_kind(source[j]) != "comment" or not _comment_words(source[j]):
         return []
     if indent_width(source[j]) != indent_width(lines[last]):
@@ -1249,6 +1255,25 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
         f"the original's comment goes on after them (original line {j + 1}): unclear "
         "whether the rest of that comment stays or the new lines rewrite it too"
     ]
+
+
+def _stacked_comment(chunk: Chunk, span: Span, source: list[str], j: int) -> bool:
+    """The chunk's trailing new comment lines (two or more, after a blank line it writes and
+    its last matched line) would stand right above original comment line j, at their depth:
+    two comments stacked over one declaration."""
+    lines = chunk.lines
+    if _line_kind(source[j]) != "comment" or not _comment_words(source[j]):
+        return False
+    tail: list[int] = []
+    k = len(lines) - 1
+    while k >= 0 and lines[k].strip() and k not in span.matched:
+        tail.append(k)
+        k -= 1
+    if len(tail) < 2 or k < 0 or lines[k].strip() or max(span.matched, default=-1) >= min(tail):
+        return False
+    if not all(_line_kind(lines[x]) == "comment" for x in tail):
+        return False
+    return indent_width(source[j]) == indent_width(lines[tail[0]])
 
 
 def _closer_over_unlike(chunk: Chunk, span: Span, index: Index) -> list[str]:

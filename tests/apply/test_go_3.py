@@ -219,3 +219,36 @@ def test_a_closer_ending_a_call_broken_over_lines_still_merges() -> None:
     result = merge(_CALL_ORIGINAL, _CALL_SKETCH, path="decode.go")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+# A function shown whole, then a blank line and a new doc comment at a marker: the original
+# has its own doc comment below that blank line, over the next function. Kept, the merge
+# stacks two comments over one declaration (the new one floating above the old): whether
+# the new comment replaces the old one is a guess.
+_STACK_ORIGINAL = """package log
+
+func (l *Logger) release(e *Entry) {
+\tl.pool.Put(e)
+}
+
+// Returns an entry carrying the given key, for one message only.
+// Use WithFields for several keys at once.
+func (l *Logger) WithField(key string, value any) *Entry {
+\treturn l.entry().WithField(key, value)
+}
+"""
+
+_STACK_SKETCH = """// ... existing code ...
+func (l *Logger) release(e *Entry) {
+\tl.pool.Put(e)
+}
+
+// WithField takes a new entry and adds a field to it.
+// Info or Error must then be called on the entry.
+// ... rest of the file unchanged ...
+"""
+
+
+def test_a_new_comment_stacked_above_the_original_comment_is_refused() -> None:
+    result = merge(_STACK_ORIGINAL, _STACK_SKETCH, path="log.go")
+    assert isinstance(result, Refused), result
