@@ -100,6 +100,19 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 f"{head + j1 + 1}) take the place of original lines {at + 1}-{head + i2} with "
                 "blank lines among them: unclear where the blank lines go now"
             )
+        end = head + i2  # the original line after the stretch the new lines take
+        if (
+            tag == "replace"
+            and j2 - j1 > i2 - i1
+            and end < len(before)
+            and not before[end].strip()
+            and any(line[:1].isalpha() for line in new[j1 + 1 : j2])
+        ):
+            return (
+                f"the sketch has no blank line at all, and its new lines (merged line "
+                f"{head + j1 + 1}) start a new top-level statement right before blank original "
+                f"line {end + 1}: unclear whether a blank line sets it apart"
+            )
         if tag == "insert" and (
             (at > 0 and not before[at - 1].strip()) or (at < len(before) and not before[at].strip())
         ):

@@ -1,0 +1,57 @@
+"""TypeScript and TSX (issue 17, round 5): rules about TypeScript code and sketches."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+# A sketch without any blank line writes a new interface right after the import lines it
+# edits, where the original has a blank line before its first function: the blank line the
+# original keeps there ends up under the interface, and whether one should also set the
+# interface apart from the imports the sketch cannot say.
+STORE = """\
+import { Store } from './store'
+import { Reader } from './reader'
+
+export function open(store: Store): Reader {
+  return store.reader()
+}
+
+export function close(store: Store): void {
+  store.close()
+}
+
+export function flush(store: Store): void {
+  store.flush()
+}
+"""
+
+STORE_SKETCH = """\
+import { Store, Options } from './store'
+import { Reader, Opened } from './reader'
+interface Handle {
+  reader: Opened
+}
+// ... existing code ...
+  return store.reader()
+}
+export function close(store: Store): void {
+  store.close()
+}
+export function flush(store: Store): void {
+// ... existing code ...
+"""
+
+
+def test_a_blankless_sketch_starting_a_statement_before_a_blank_line_is_refused() -> None:
+    result = merge(STORE, STORE_SKETCH, path="store.ts")
+    assert isinstance(result, Refused)
+    assert "top-level statement" in result.reason
+
+
+def test_a_blankless_sketch_growing_code_inside_a_block_before_a_blank_line_merges() -> None:
+    sketch = STORE_SKETCH.replace("interface Handle {\n  reader: Opened\n}\n", "").replace(
+        "  store.close()\n", "  store.flush()\n  store.close()\n"
+    )
+    result = merge(STORE, sketch, path="store.ts")
+    assert isinstance(result, Merged)
