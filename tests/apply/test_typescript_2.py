@@ -55,3 +55,74 @@ def test_a_blankless_sketch_growing_code_inside_a_block_before_a_blank_line_merg
     )
     result = merge(STORE, sketch, path="store.ts")
     assert isinstance(result, Merged)
+
+
+# Overloads: the sketch writes a new first overload, copied from the one below it but without
+# its `options` parameter, under the type it follows, and a marker keeps the rest. Read as an
+# edit of the old overload, the merge would delete that overload's doc comment on its own.
+OVERLOADS = """\
+export type Options = {
+  name?: string
+}
+
+/**
+ * @deprecated Pass the name in an object instead.
+ */
+export function connect(
+  url: string,
+  retries: number,
+  options?: string
+): Client
+export function connect(
+  url: string,
+  retries: number,
+  options?: Options
+): Client
+export function connect(
+  url: string,
+  retries: number,
+  options?: string | Options
+): Client {
+  return new Client(url, retries, typeof options === "string" ? { name: options } : options)
+}
+"""
+
+OVERLOADS_SKETCH = """\
+// ... existing code ...
+export type Options = {
+  name?: string
+}
+
+export function connect(
+  url: string,
+  retries: number
+): Client
+// ... existing code ...
+"""
+
+
+def test_a_doc_comment_deleted_alone_between_kept_lines_is_refused() -> None:
+    result = merge(OVERLOADS, OVERLOADS_SKETCH, path="connect.ts")
+    assert isinstance(result, Refused)
+    assert "doc comment" in result.reason
+
+
+def test_a_doc_comment_the_sketch_shows_above_the_edited_overload_stands() -> None:
+    # Shown above the edited overload, the comment is no deletion.
+    sketch = """\
+// ... existing code ...
+  name?: string
+}
+
+/**
+ * @deprecated Pass the name in an object instead.
+ */
+export function connect(
+  url: string,
+  retries: number
+): Client
+// ... existing code ...
+"""
+    result = merge(OVERLOADS, sketch, path="connect.ts")
+    assert isinstance(result, Merged)
+    assert "options?: string\n" not in result.text

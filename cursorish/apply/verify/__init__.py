@@ -42,6 +42,7 @@ from cursorish.apply.textio import sketch_lines
 from cursorish.apply.verify.alignment import _lines
 from cursorish.apply.verify.check import _Check
 from cursorish.apply.verify.dead_definitions import _dead_definition
+from cursorish.apply.verify.deleted_comment import _deleted_comment
 from cursorish.apply.verify.deletions import EDGE_CUT
 from cursorish.apply.verify.go_imports import _imported_twice
 from cursorish.apply.verify.go_locals import _unused_go_local
@@ -89,6 +90,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
             if problem is None:
                 shown = {x.strip() for x in lines}
                 problem = _replaced_neighbour(before, after, check.old_of, shown, lang.name)
+            if problem is None:
+                problem = _deleted_comment(before, after, check.old_of, shown, lang.name)
     if problem is None:
         problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
