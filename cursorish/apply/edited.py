@@ -10,6 +10,7 @@ floors and tie checks decide between such placements or refuse.
 from __future__ import annotations
 
 import difflib
+import re
 
 from cursorish.apply.align import Index, Placement
 from cursorish.apply.lines import indent_width, weight
@@ -52,17 +53,64 @@ def edited_candidates(
     telling = [k for k, kk in enumerate(chunk_keys) if weight(kk) >= 1.0]
     if not telling or not found:
         return []
+    # Lines that wrap the rest of an edited line (`f(` / `a,` / `)`) are part of its edit.
+    wrapped = _wrapped(chunk_keys, chunk_lines, found, index)
+    telling = [k for k in telling if k not in wrapped]
     if any(k not in found for k in telling):
         # Some telling lines are new: the chunk adds code beside lines it edits.
         return _partly_edited(chunk_keys, chunk_lines, found, index)
     first = telling[0]
     out: list[Placement] = []
+    folded = [0] * (len(chunk_keys) + 1)  # wrapped lines before each line
+    for k in range(len(chunk_keys)):
+        folded[k + 1] = folded[k] + (k in wrapped)
     for j0 in found[first]:
-        pairs = [(k, j0 + k - first) for k in telling]
+        pairs = [(k, j0 + k - first - folded[k] + folded[first]) for k in telling]
         if all(j in found[k] for k, j in pairs):
             score = sum(SCORE + _closeness(chunk_lines[k], index.lines[j]) for k, j in pairs)
             out.append(Placement(pairs, score, pairs[0][1], pairs[-1][1] + 1))
     return out
+
+
+def _wrapped(
+    chunk_keys: list[str], chunk_lines: list[str], found: dict[int, list[int]], index: Index
+) -> set[int]:
+    """The lines after an edited line ending in an opening bracket that a formatter wrapped
+    off it: deeper lines up to the closer at its depth, where the edited line and those lines
+    joined read as an edit of the original line it is found at (which it starts like). Its
+    places are narrowed to those originals."""
+    out: set[int] = set()
+    for k in sorted(found):
+        if k in out or not chunk_keys[k].endswith(_OPENERS):
+            continue
+        width = indent_width(chunk_lines[k])
+        end = k + 1
+        while end < len(chunk_keys) and (
+            not chunk_keys[end] or indent_width(chunk_lines[end]) > width
+        ):
+            end += 1
+        if end >= len(chunk_keys) or end == k + 1 or not chunk_keys[end].startswith(_CLOSING):
+            continue
+        joined = _unwrap(" ".join(kk for kk in chunk_keys[k : end + 1] if kk))
+        places = [
+            j
+            for j in found[k]
+            if index.keys[j].startswith(chunk_keys[k]) and similar(joined, _unwrap(index.keys[j]))
+        ]
+        if places:
+            found[k] = places
+            out.update(range(k + 1, end + 1))
+    return out
+
+
+_OPENERS = ("(", "[", "{")
+_CLOSING = (")", "]", "}")
+
+
+def _unwrap(text: str) -> str:
+    """A line's text as a formatter joins it: no space inside brackets, no trailing comma."""
+    text = re.sub(r"([(\[{])\s+", r"\1", text)
+    return re.sub(r",?\s*([)\]}])", r"\1", text)
 
 
 def _closeness(line: str, original: str) -> float:

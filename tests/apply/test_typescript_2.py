@@ -126,3 +126,52 @@ export function connect(
     result = merge(OVERLOADS, sketch, path="connect.ts")
     assert isinstance(result, Merged)
     assert "options?: string\n" not in result.text
+
+
+# A member too long for one line after the edit is wrapped by the formatter: its first line
+# (`onLoad?: (`) starts like the original line, the lines after it wrap the rest, and the
+# only unchanged lines around it are a doc comment's `*/` and the next one's `/**`.
+HOOKS = """\
+export interface Hooks<T> {
+  /**
+   * Called before a request.
+   */
+  before?: (request: Request) => void
+  /**
+   * Called once the response arrived.
+   */
+  onLoad?: (response: Response, attempt: number) => T | Promise<T>
+  /**
+   * Called when the request failed.
+   */
+  onError?: (error: Error) => void
+}
+"""
+
+HOOKS_SKETCH = """\
+// ... existing code ...
+   */
+  onLoad?: (
+    response: Response,
+    attempt: number,
+  ) => Parsed<T> | Promise<Parsed<T>>
+  /**
+// ... existing code ...
+"""
+
+
+def test_an_edited_line_wrapped_over_several_lines_replaces_its_original() -> None:
+    result = merge(HOOKS, HOOKS_SKETCH, path="hooks.ts")
+    assert isinstance(result, Merged)
+    assert result.text == HOOKS.replace(
+        "  onLoad?: (response: Response, attempt: number) => T | Promise<T>\n",
+        "  onLoad?: (\n    response: Response,\n    attempt: number,\n"
+        "  ) => Parsed<T> | Promise<Parsed<T>>\n",
+    )
+
+
+def test_wrapped_lines_that_read_as_another_line_are_no_edit_of_it() -> None:
+    # The wrapped line joined reads nothing like `onLoad`'s: it is new code, placed by nothing.
+    sketch = HOOKS_SKETCH.replace("    response: Response,\n    attempt: number,\n", "    x,\n")
+    sketch = sketch.replace("Parsed<T> | Promise<Parsed<T>>", "Stream")
+    assert isinstance(merge(HOOKS, sketch, path="hooks.ts"), Refused)
