@@ -21,6 +21,25 @@ def parse(text: str, lang: str) -> Any:
     return parser.parse(text.encode("utf-8", "surrogateescape"))
 
 
+# tree-sitter's TypeScript grammar reads a member type ending one line (`(): T`) and a generic
+# call signature opening the next (`<U>(x: U): U`) as one type `T<U>`, which TypeScript does
+# not (no type arguments after a line break): with a `;` between them both parse as written.
+_GENERIC_SIGNATURE = re.compile(r"^[ \t]*(?:new[ \t]+)?<[A-Za-z_$][^()\n]*>[ \t]*\(", re.MULTILINE)
+_SEPARATED = (";", ",", "{", "(", "[", "|", "&", "=", ":", "?", "<", "/", "*")
+
+
+def _checked(text: str, lang: str) -> Any:
+    """The tree the syntax checks judge: `parse`, past the TypeScript grammar's gap above."""
+    if lang == "typescript" and _GENERIC_SIGNATURE.search(text):
+        lines = text.split("\n")
+        for row in range(1, len(lines)):
+            above = lines[row - 1].rstrip()
+            if above and not above.endswith(_SEPARATED) and _GENERIC_SIGNATURE.match(lines[row]):
+                lines[row - 1] = above + ";"
+        text = "\n".join(lines)
+    return parse(text, lang)
+
+
 def error_lines(tree: Any) -> list[int]:
     """0-based start lines of ERROR and MISSING nodes, outermost only."""
     found: list[int] = []
@@ -51,12 +70,12 @@ def new_errors(
     when they do not parse cleanly on both sides."""
     if changed is not None and aligned is not None and _clean_around(changed, aligned, lang):
         return _python_errors(original, merged, changed) if lang == "python" else None
-    after = parse(merged, lang)
+    after = _checked(merged, lang)
     if after is None:
         return None
     if not after.root_node.has_error:
         return _python_errors(original, merged, changed) if lang == "python" else None
-    before = error_lines(parse(original, lang))
+    before = error_lines(_checked(original, lang))
     lines = error_lines(after)
     if len(lines) <= len(before):
         return None
@@ -145,7 +164,7 @@ def _clean_around(changed: list[int], aligned: Aligned, lang: str) -> bool:
             return False  # a piece's edges must be unchanged lines, the same in both files
         texts.append("\n".join(after[low:high]) + "\n")
         texts.append("\n".join(before[first:last]) + "\n")
-    return all(not parse(text, lang).root_node.has_error for text in texts)
+    return all(not _checked(text, lang).root_node.has_error for text in texts)
 
 
 def _python_errors(original: str, merged: str, changed: list[int] | None) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.syntax import new_errors
 
 # A sketch without any blank line writes a new interface right after the import lines it
 # edits, where the original has a blank line before its first function: the blank line the
@@ -175,3 +176,42 @@ def test_wrapped_lines_that_read_as_another_line_are_no_edit_of_it() -> None:
     sketch = HOOKS_SKETCH.replace("    response: Response,\n    attempt: number,\n", "    x,\n")
     sketch = sketch.replace("Parsed<T> | Promise<Parsed<T>>", "Stream")
     assert isinstance(merge(HOOKS, sketch, path="hooks.ts"), Refused)
+
+
+# A callable interface gains a generic call signature right under a plain one. tree-sitter's
+# TypeScript grammar reads `(): T` and `<U>(...)` on the next line as the one type `T<U>`;
+# TypeScript reads no type arguments after a line break, so the merged file is fine.
+READER = """\
+import { Store } from './store'
+
+interface Reader<T> {
+  (): T
+}
+
+export function reader<T>(store: Store<T>): Reader<T> {
+  return () => store.get()
+}
+"""
+
+READER_SKETCH = """\
+// ... existing code ...
+interface Reader<T> {
+  (): T
+  <U>(pick: (value: T) => U): U
+}
+// ... existing code ...
+"""
+
+
+def test_a_generic_call_signature_under_a_member_is_no_syntax_error() -> None:
+    result = merge(READER, READER_SKETCH, path="reader.ts")
+    assert isinstance(result, Merged)
+    assert result.text == READER.replace("  (): T\n", "  (): T\n  <U>(pick: (value: T) => U): U\n")
+
+
+def test_real_errors_beside_a_generic_call_signature_still_count() -> None:
+    broken = READER.replace("  (): T\n}\n", "  (): T\n  <U>(pick: (value: T) => U): U\n")
+    assert new_errors(READER, broken, "typescript") is not None
+    # An unbalanced signature is an error as before.
+    unbalanced = READER_SKETCH.replace("<U>(", "<U>((")
+    assert isinstance(merge(READER, unbalanced, path="reader.ts"), Refused)
