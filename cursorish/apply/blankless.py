@@ -17,6 +17,7 @@ import itertools
 
 from cursorish.apply.languages import Language
 from cursorish.apply.markers import is_marker
+from cursorish.apply.spans import similar
 
 _MIN_CODE_LINES = 2  # a one-line sketch has no spacing to drop
 _JOINED = 2  # places where the sketch joins lines the original spaces apart, at least
@@ -122,3 +123,66 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 "unclear on which side of them, and with what spacing"
             )
     return None
+
+
+def _stretch(before: list[str], after: list[str]) -> tuple[int, int]:
+    """The common head and tail (in lines) of two files: only the stretch between differs."""
+    head = 0
+    while head < min(len(before), len(after)) and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(before), len(after)) - head
+        and before[len(before) - 1 - tail] == after[len(after) - 1 - tail]
+    ):
+        tail += 1
+    return head, tail
+
+
+def _blank_run(lines: list[str], start: int, step: int) -> list[str]:
+    """The blank lines from `start` on, in direction `step` (+1 or -1), in file order."""
+    run: list[str] = []
+    j = start
+    while 0 <= j < len(lines) and not lines[j].strip():
+        run.append(lines[j])
+        j += step
+    return run if step > 0 else run[::-1]
+
+
+def respace(original: str, merged: str, lines: list[str], lang: Language) -> str:
+    """Give new lines from a sketch without any blank line the spacing it could not show, where
+    the original says what it is: new lines that take the place of original lines which began
+    (or ended), next to a line the merge keeps, with blank lines begin (or end) with those blank
+    lines too, when the lines they replace are one paragraph (no blank line inside) or their
+    first (last) new line reads as an edit of the first (last) line replaced."""
+    if not _shows_no_blank(lines) or _blankless_code(lines, lang) is None:
+        return merged
+    before = original.split("\n")
+    after = merged.split("\n")
+    head, tail = _stretch(before, after)
+    old = before[head : len(before) - tail]
+    new = after[head : len(after) - tail]
+    following = after[len(after) - tail] if tail else ""
+    out: list[str] = after[:head]
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        part = new[j1:j2]
+        if tag == "replace" and part[0].strip() and part[-1].strip():
+            lead = _blank_run(old, i1, 1)
+            trail = _blank_run(old, i2 - 1, -1)
+            inner = old[i1 + len(lead) : i2 - len(trail)]
+            one = all(line.strip() for line in inner)
+            nxt = new[j2] if j2 < len(new) else following
+            if inner and lead and out and out[-1].strip() and (one or similar(part[0], inner[0])):
+                part = lead + part
+            if inner and trail and nxt.strip() and (one or similar(part[-1], inner[-1])):
+                part = part + trail
+        out.extend(part)
+    out.extend(after[len(after) - tail :] if tail else [])
+    return "\n".join(out)
+
+
+def _shows_no_blank(lines: list[str]) -> bool:
+    """Whether the sketch has no blank line between its first and last non-blank line."""
+    shown = [k for k, line in enumerate(lines) if line.strip()]
+    return bool(shown) and all(lines[k].strip() for k in range(shown[0], shown[-1] + 1))

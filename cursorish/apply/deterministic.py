@@ -7,7 +7,7 @@ the router can hand the sketch to the model engine instead. Every merge is check
 
 from __future__ import annotations
 
-from cursorish.apply.blankless import blankless_doubt
+from cursorish.apply.blankless import blankless_doubt, respace
 from cursorish.apply.guard import check_deletions
 from cursorish.apply.languages import Language, detect_language
 from cursorish.apply.lazy import KEEP_BLANKS, Merge, RefusedMerge, merge_lazy
@@ -42,6 +42,8 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
                 ENGINE,
                 fmt,
             )
+        if fmt in ("lazy", "snippet"):
+            text = respace(original, text, lines, lang)
         if fmt in ("lazy", "snippet") and (doubt := blankless_doubt(original, text, lines, lang)):
             return Refused(doubt, ENGINE, fmt)
         # The verifier is written apart from the merge; it also runs the syntax check.
