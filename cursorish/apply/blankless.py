@@ -12,12 +12,15 @@ refused; new code within a stretch that had no blank line is merged as usual.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import itertools
 
 from cursorish.apply.languages import Language
+from cursorish.apply.lines import indent_width
 from cursorish.apply.markers import is_marker
 from cursorish.apply.spans import similar
+from cursorish.apply.structure import definitions
 
 _MIN_CODE_LINES = 2  # a one-line sketch has no spacing to drop
 _JOINED = 2  # places where the sketch joins lines the original spaces apart, at least
@@ -154,32 +157,133 @@ def respace(original: str, merged: str, lines: list[str], lang: Language) -> str
     the original says what it is: new lines that take the place of original lines which began
     (or ended), next to a line the merge keeps, with blank lines begin (or end) with those blank
     lines too, when the lines they replace are one paragraph (no blank line inside) or their
-    first (last) new line reads as an edit of the first (last) line replaced."""
-    if not _shows_no_blank(lines) or _blankless_code(lines, lang) is None:
+    first (last) new line reads as an edit of the first (last) line replaced; and a new
+    definition glued to its neighbour gets the file's own spacing (`_space_definitions`)."""
+    code = _blankless_code(lines, lang) if _shows_no_blank(lines) else None
+    if code is None:
         return merged
     before = original.split("\n")
     after = merged.split("\n")
+    # Cheap first: a blank line lost (the first rule), or a new line that opens a definition
+    # (the second); a merge without either has nothing to respace.
+    lost = sum(not line.strip() for line in after) < sum(not line.strip() for line in before)
+    known = {line.strip() for line in before}
+    opens = any(line.strip() not in known and _opens(line) for line in code)
+    if not lost and not opens:
+        return merged
     head, tail = _stretch(before, after)
     old = before[head : len(before) - tail]
     new = after[head : len(after) - tail]
     following = after[len(after) - tail] if tail else ""
     out: list[str] = after[:head]
+    fresh: list[bool] = [False] * head  # per merged line: whether the sketch wrote it anew
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         part = new[j1:j2]
+        lead: list[str] = []
+        trail: list[str] = []
         if tag == "replace" and part[0].strip() and part[-1].strip():
             lead = _blank_run(old, i1, 1)
             trail = _blank_run(old, i2 - 1, -1)
             inner = old[i1 + len(lead) : i2 - len(trail)]
             one = all(line.strip() for line in inner)
             nxt = new[j2] if j2 < len(new) else following
-            if inner and lead and out and out[-1].strip() and (one or similar(part[0], inner[0])):
-                part = lead + part
-            if inner and trail and nxt.strip() and (one or similar(part[-1], inner[-1])):
-                part = part + trail
-        out.extend(part)
+            if not (inner and out and out[-1].strip() and (one or similar(part[0], inner[0]))):
+                lead = []
+            if not (inner and trail and nxt.strip() and (one or similar(part[-1], inner[-1]))):
+                trail = []
+        out.extend(lead + part + trail)
+        fresh.extend([False] * len(lead) + [tag != "equal"] * len(part) + [False] * len(trail))
     out.extend(after[len(after) - tail :] if tail else [])
+    fresh.extend([False] * tail)
+    if opens:
+        _space_definitions(before, out, fresh, lang)
     return "\n".join(out)
+
+
+_NOT_CODE = ("#", "//", "/*", "*", "@")  # comments, attributes, decorators: part of what follows
+# The words a definition's first line starts with, in the languages with a grammar (decorators
+# and attributes lead one too).
+_OPENERS = frozenset(
+    [
+        "def",
+        "class",
+        "async",
+        "fn",
+        "func",
+        "impl",
+        "struct",
+        "enum",
+        "trait",
+        "mod",
+        "type",
+        "interface",
+        "function",
+        "export",
+        "pub",
+        "const",
+        "let",
+        "var",
+        "static",
+        "abstract",
+        "public",
+        "private",
+        "protected",
+    ]
+)
+
+
+def _opens(line: str) -> bool:
+    """Whether a line may open a definition (its first word a definition's, or a decorator or
+    attribute)."""
+    word = line.split(None, 1)[0].split("(", 1)[0]
+    return word in _OPENERS or word.startswith(("@", "#["))
+
+
+def _siblings(lines: list[str], lang: Language) -> list[tuple[int, int, int]]:
+    """(depth, last line of a definition, first line of the next) for definitions of several
+    lines each, one after the other at the same depth and indentation, with nothing but blank
+    lines, comments and attributes between them."""
+    found = [d for d in definitions("\n".join(lines), lang.name) if d.end > d.start]
+    starts = [d.start for d in found]  # sorted
+    pairs: list[tuple[int, int, int]] = []
+    for d1 in found:
+        at = bisect.bisect_right(starts, d1.end)
+        if at == len(found) or found[at].depth != d1.depth:
+            continue
+        d2 = found[at]
+        if indent_width(lines[d1.start]) != indent_width(lines[d2.start]):
+            continue
+        between = [line.strip() for line in lines[d1.end + 1 : d2.start]]
+        if all(not text or text.startswith(_NOT_CODE) for text in between):
+            pairs.append((d1.depth, d1.end, d2.start))
+    return pairs
+
+
+def _blanks_after(lines: list[str], j: int) -> int:
+    return len(_blank_run(lines, j + 1, 1))
+
+
+def _space_definitions(
+    before: list[str], out: list[str], fresh: list[bool], lang: Language
+) -> None:
+    """A new definition glued to the one before or after it (of several lines each, at the same
+    depth) gets the spacing the original gives every such pair at that depth, when it gives
+    them all the same number of blank lines (two such pairs at least)."""
+    spacing: dict[int, set[int]] = {}
+    counts: dict[int, int] = {}
+    for depth, end, _ in _siblings(before, lang):
+        spacing.setdefault(depth, set()).add(_blanks_after(before, end))
+        counts[depth] = counts.get(depth, 0) + 1
+    blank = "\r" if out and out[0].endswith("\r") else ""
+    for depth, end, start in reversed(_siblings(out, lang)):
+        rule = spacing.get(depth, set())
+        if len(rule) != 1 or counts[depth] < _JOINED or _blanks_after(out, end) > 0:
+            continue
+        if not any(fresh[end : start + 1]):
+            continue  # both the original's, glued as they were
+        out[end + 1 : end + 1] = [blank] * next(iter(rule))
+        fresh[end + 1 : end + 1] = [False] * next(iter(rule))
 
 
 def _shows_no_blank(lines: list[str]) -> bool:

@@ -60,3 +60,48 @@ def test_a_sketch_that_shows_a_blank_line_means_the_ones_it_leaves_out() -> None
     outcome = merge(TOTAL, sketch, path="stats.py")
     assert isinstance(outcome, Merged), outcome
     assert "count = len(items)\n    result = math.fsum" in outcome.text
+
+
+STORE = """\
+use std::fs;
+
+fn load(path: &str) -> String {
+    fs::read_to_string(path).unwrap()
+}
+
+fn save(path: &str, text: &str) {
+    fs::write(path, text).unwrap();
+}
+
+fn size(path: &str) -> u64 {
+    fs::metadata(path).unwrap().len()
+}
+"""
+
+EXISTS = """\
+// ... existing code ...
+fn size(path: &str) -> u64 {
+    fs::metadata(path).unwrap().len()
+}
+fn exists(path: &str) -> bool {
+    fs::metadata(path).is_ok()
+}
+"""
+
+NEW_FN = "fn exists(path: &str) -> bool {\n    fs::metadata(path).is_ok()\n}\n"
+
+
+def test_a_new_definition_gets_the_spacing_the_file_gives_every_definition() -> None:
+    # Every function in the file is one blank line from the next: the new one after the last,
+    # which the sketch glues to it, is spaced the same.
+    outcome = merge(STORE, EXISTS, path="store.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == STORE + "\n" + NEW_FN
+
+
+def test_no_spacing_is_made_up_where_the_file_has_no_single_one() -> None:
+    # Two functions glued, one pair spaced: the file has no convention, nothing is added.
+    glued = STORE.replace("}\n\nfn save", "}\nfn save")
+    outcome = merge(glued, EXISTS, path="store.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert "}\nfn exists" in outcome.text
