@@ -72,7 +72,9 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
     if code is None:
         return None  # the usual sketch, with blank lines: nothing split, nothing compared
     before = original.split("\n")
-    if _joined_places(code, before) < _JOINED:
+    # One joined place is enough where the sketch has no blank line at all, not even one
+    # before a marker (a sketch that shows its spacing would show the blank line it keeps).
+    if _joined_places(code, before) < (1 if _shows_no_blank(lines) else _JOINED):
         return None
     after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.

@@ -4,7 +4,7 @@ what the spacing of the new lines is, the merge gives it to them (`blankless.res
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 TOTAL = """\
 import math
@@ -105,3 +105,49 @@ def test_no_spacing_is_made_up_where_the_file_has_no_single_one() -> None:
     outcome = merge(glued, EXISTS, path="store.rs")
     assert isinstance(outcome, Merged), outcome
     assert "}\nfn exists" in outcome.text
+
+
+SPACED = """\
+import math
+
+
+def total(items):
+    count = len(items)
+
+    result = 0
+    for item in items:
+        result += item
+
+    return result / count
+
+
+def spread(items):
+    return max(items) - min(items)
+"""
+
+# A new line next to a blank one, from a sketch without a single blank line that writes two
+# lines the original spaces apart one after the other (`count`, then `result = 0`).
+ROUNDED = """\
+# ... existing code ...
+def total(items):
+    count = len(items)
+    result = 0
+    for item in items:
+        result += item
+    result = round(result, 2)
+    return result / count
+# ... existing code ...
+"""
+
+
+def test_one_joined_place_in_a_sketch_without_any_blank_line_is_a_sign_of_dropping() -> None:
+    outcome = merge(SPACED, ROUNDED, path="stats.py")
+    assert isinstance(outcome, Refused), outcome
+    assert "no blank line at all" in outcome.reason
+
+
+def test_one_joined_place_in_a_sketch_with_a_blank_line_is_an_edit() -> None:
+    # The sketch writes a blank line (before `count`): it shows its spacing, so the blank line
+    # it leaves out after `count` is deleted.
+    outcome = merge(SPACED, ROUNDED.replace("    count", "\n    count"), path="stats.py")
+    assert isinstance(outcome, Merged), outcome
