@@ -152,7 +152,7 @@ def merge_lazy_sketch(
         rivals.append((alt, _tie_reason(sketch, paths[0], other)))
     # Every placement as good as the best one is among the rivals (none was cut off).
     every = len(paths) < 3 or paths[0][0].score - paths[-1][0].score >= _margin(paths[0], paths[-1])
-    chosen = _settle(source, merged, rivals, validate, lang, every)
+    chosen = _settle(source, merged, rivals, validate, lang, every, sketch)
     if chosen.doubt:
         raise RefusedMerge(chosen.doubt)
     return chosen

@@ -26,6 +26,7 @@ from cursorish.apply.lazy_sketch import (
 )
 from cursorish.apply.lines import SourceFile, indent_width, weight
 from cursorish.apply.structure import definitions
+from cursorish.apply.syntax import new_errors
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
 
@@ -77,6 +78,7 @@ def _settle(
     validate: Validate | None,
     lang: Language,
     every: bool = False,
+    sketch: LazySketch | None = None,
 ) -> Merge:
     """The one reading that can stand among the best and its rivals, or a refusal.
 
@@ -109,7 +111,126 @@ def _settle(
         distinct.setdefault(source.render(m.pieces), (m, why))
     if len(distinct) == 1:
         return viable[0][0]
+    # Every reading, the ones the validator rejects too: one that parses but loses a name is
+    # still a reading the sketch may mean, so the one that parses is not the only one.
+    every_reading = {text: (merged, "")}
+    for m, why in others:
+        every_reading.setdefault(source.render(m.pieces), (m, why))
+    parsing = _only_parsing(source, every_reading, lang) if sketch is not None else None
+    if (
+        parsing is not None
+        and _viable(parsing, validate)
+        and _plain_edit(source, sketch, parsing, lang)
+    ):
+        return parsing
     return _most_like_an_edit(source, list(distinct.values()), lang)
+
+
+def _only_parsing(
+    source: SourceFile, distinct: dict[str, tuple[Merge, str]], lang: Language
+) -> Merge | None:
+    """The one reading that parses where every other one breaks the file's syntax (a `}` or an
+    opener the sketch shows, read as new code where the file has none to match): a reading
+    that does not compile is no reading of an edit. Only where it reads at least as much like
+    an edit as each broken one: a broken rival whose removed lines resemble the new ones more
+    found the place the edit is meant for, only its shape there failed. Nor where it removes a
+    definition's header and declares that name nowhere: a guess that drops a definition."""
+    if not lang.has_grammar:
+        return None
+    original = source.render(source.original_pieces(0, len(source.lines)))
+    clean = [text for text in distinct if new_errors(original, text, lang.name) is None]
+    if len(clean) != 1:
+        return None
+    winner = distinct[clean[0]][0]
+    removed = set(winner.deleted) | {j for j, _text in winner.rewritten}
+    gone = {declared_name(source.lines[j]) for j in removed} - {None}
+    if gone - {declared_name(line) for line in clean[0].splitlines()}:
+        return None
+    like = _resemblance(source, winner)[0]
+    for text, (merge, _why) in distinct.items():
+        if text != clean[0] and _resemblance(source, merge)[0] > like:
+            return None
+    return winner
+
+
+def _plain_edit(
+    source: SourceFile, sketch: LazySketch | None, merge: Merge, lang: Language
+) -> bool:
+    """Whether a reading reads as the edit the sketch shows on its own: it changes more than
+    the indentation of the lines it replaces, and every run of original lines it deletes lies
+    between two lines one chunk shows (the lines a sketch leaves out between two shown lines
+    are the ones it deletes, unless its new lines are edits of them); a reading that deletes
+    lines beside a chunk, rewrites a line in place by likeness, only re-indents code, or
+    writes only copies of lines it keeps, relies on more than the sketch says. So does one of
+    a sketch that shows no blank line: where the file's blank lines go is a guess already."""
+    if sketch is None or merge.rewritten:
+        return False
+    text = source.render(merge.pieces)
+    before = [line.strip() for line in source.lines if line.strip()]
+    if before == [line.strip() for line in text.splitlines() if line.strip()]:
+        return False  # only the indentation changes
+    gone = set(merge.deleted) | {j for j, _text in merge.rewritten}
+    lines = source.lines
+    if all(line.strip() for chunk in sketch.chunks for line in chunk.lines):
+        return False  # no blank line shown: where the file's blank lines go is a guess
+    new = [line.strip() for line in merge.added if line.strip()]
+    new += [text.strip() for _j, text in merge.rewritten if text.strip()]
+    telling = {line for line in new if weight(line) >= STRONG}
+    if telling and telling <= {x.strip() for j, x in enumerate(lines) if j not in gone}:
+        return False  # every telling line it writes is a copy of one it keeps
+    high = 0
+    for j in sorted(gone):
+        if j < high or not lines[j].strip():
+            continue  # within the run already judged, or blank
+        low = j - 1
+        while low >= 0 and (low in gone or not lines[low].strip()):
+            low -= 1
+        high = j + 1
+        while high < len(lines) and (high in gone or not lines[high].strip()):
+            high += 1
+        if low < 0 or high >= len(lines):
+            return False
+        if not any(
+            _shows(chunk, lines, range(low, high), gone) for chunk in sketch.chunks
+        ) and not _edited(lines[j:high], new):
+            return False
+    return True
+
+
+def _shows(chunk: Chunk, lines: list[str], run: range, gone: set[int]) -> bool:
+    """Whether a chunk shows the kept lines around a deleted run (from the nearest telling one
+    before it to the nearest after it) in that order: each is one of its lines, or the run has
+    a kept blank line on that side and the chunk starts (ends) with a blank line."""
+    low, high = run.start, run.stop
+    start = min(j for j in run if j in gone)
+    end = max(j for j in run if j in gone)
+    texts = [line.strip() for line in chunk.lines]
+    before = [k for k, text in enumerate(texts) if text == lines[low].strip()]
+    after = [k for k, text in enumerate(texts) if text == lines[high].strip()]
+    if not texts[0] and any(j not in gone for j in range(low + 1, start)):
+        before.append(0)
+    if not texts[-1] and any(j not in gone for j in range(end + 1, high)):
+        after.append(len(texts) - 1)
+    return bool(before) and bool(after) and min(before) < max(after)
+
+
+def _edited(run: list[str], new: list[str]) -> bool:
+    """Whether every telling line of a deleted run reads as an edit of one of the new lines
+    (alike in letters and in a telling word): the lines a chunk's new lines replace."""
+    gone = [line.strip() for line in run if line.strip()]
+    if len(gone) * len(new) > _RESEMBLANCE_PAIRS:
+        return False
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    for old in gone:
+        matcher.set_seq2(old)
+        alike = []
+        for line in new:
+            matcher.set_seq1(line)
+            if matcher.quick_ratio() >= _LIKE and matcher.ratio() >= _LIKE:
+                alike.append(line)
+        if not alike or not _telling_likeness(old, alike):
+            return False
+    return True
 
 
 def _most_like_an_edit(
