@@ -289,10 +289,37 @@ def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> 
             continue
         if len(removing) != 1 or (winner is not None and removing[0] != winner):
             return None
+        if found[0][1] < _TYPO and _named_alike_elsewhere(source, line, j, deleted, removing[0]):
+            return None
         winner = removing[0]
     if winner is None or _resemblance(source, readings[winner][0])[1]:
         return None
     return winner
+
+
+def _named_alike_elsewhere(
+    source: SourceFile, line: str, j: int, deleted: list[set[int]], winner: int
+) -> bool:
+    """Whether a rival reading removes a line whose telling names are as near the new line's
+    as those of its near copy j (`self.error.provide(demand)` and
+    `Provider::provide(&self.error, demand)` for `StdError::provide(&self.error, demand)`):
+    the new line is then as much an edit of that one, and likeness in letters alone (the
+    order the names come in) does not tell which line it rewrites."""
+    names = set(_WORD.findall(line)) - _COMMON_WORDS
+
+    def nearness(old: str) -> float:
+        theirs = set(_WORD.findall(old)) - _COMMON_WORDS
+        return len(names & theirs) / len(names | theirs) if names & theirs else 0.0
+
+    near = nearness(source.lines[j])
+    if not near:
+        return False
+    return any(
+        nearness(source.lines[other]) >= near
+        for index, gone in enumerate(deleted)
+        if index != winner
+        for other in gone - deleted[winner]
+    )
 
 
 def _strands_definition(source: SourceFile, merge: Merge) -> bool:
