@@ -105,6 +105,7 @@ def _assemble(
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
         doubts.extend(_other_copy_doubts(chunk, span, index, (lower, upper)))
+        doubts.extend(_same_method_doubts(chunk, span, index, named))
         doubts.extend(_closer_reach_doubts(chunk, span, index))
         if after:
             doubts.extend(_closer_over_unlike(chunk, span, index))
@@ -760,6 +761,51 @@ def _other_copy_doubts(
     return []
 
 
+_FUNCTION = re.compile("function|method")
+
+
+def _same_method_doubts(chunk: Chunk, span: Span, index: Index, named: _Definitions) -> list[str]:
+    """A chunk that rewrites lines of a function while another function of the same name (the
+    same method in another `impl` block) holds the chunk's first telling line after the same
+    line, and the chunk's new lines use more names that function holds and the one it edits
+    lacks than the chunk matches telling lines the other lacks: the chunk reads as the other
+    function's new version, which the first one resembles in its shape (`match self` arms
+    written for an `Option` placed in the `Result` method alike)."""
+    told = [k for k in sorted(span.matched) if weight(chunk.keys[k]) >= STRONG]
+    new = [line for k, line in enumerate(chunk.lines) if line.strip() and k not in span.matched]
+    if not told or not new:
+        return []
+    j = span.matched[told[0]]
+    others = [
+        other
+        for other in index.positions.get(chunk.keys[told[0]], ())
+        if not span.a <= other < span.b and _next_key(index, other, -1) == _next_key(index, j, -1)
+    ]
+    fresh = set(_WORD.findall(" ".join(new))) - _COMMON_WORDS
+    fresh -= set(_WORD.findall(" ".join(index.lines[span.a : span.b])))
+    if not others or not fresh:
+        return []
+    mine = [d for d in named.every() if d.start <= j <= d.end and _FUNCTION.search(d.kind)]
+    if not mine:
+        return []
+    home = max(mine, key=lambda d: d.start)
+    fresh -= set(_WORD.findall(" ".join(index.lines[home.start : home.end + 1])))
+    for d in named.named(home.name):
+        if d.kind != home.kind or d.start <= j <= d.end:
+            continue
+        if not any(d.start <= other <= d.end for other in others):
+            continue
+        theirs = fresh & set(_WORD.findall(" ".join(index.lines[d.start : d.end + 1])))
+        keys = set(index.keys[d.start : d.end + 1])
+        if len(theirs) > sum(1 for k in told if chunk.keys[k] not in keys):
+            return [
+                f"{chunk.where()} fit {home.name} at original line {home.start + 1} but use "
+                f"{sorted(theirs)[0]!r} like the {home.name} at line {d.start + 1}: unclear "
+                "which of the two they rewrite"
+            ]
+    return []
+
+
 def _closer_reach_doubts(chunk: Chunk, span: Span, index: Index) -> list[str]:
     """A bare closer (`]`, `}`) that ends the chunk, matched past more original lines at its own
     depth than the chunk writes there since its previous match: the lines passed over are other
@@ -999,6 +1045,10 @@ class _Definitions:
                 for d in definitions("\n".join(self.lines), self.lang.name):
                     self._by_name.setdefault(d.name, []).append(d)
         return self._by_name.get(name, [])
+
+    def every(self) -> list[Definition]:
+        self.named("")
+        return [d for found in (self._by_name or {}).values() for d in found]
 
 
 def _replaced_definition(

@@ -64,3 +64,78 @@ def test_near_copy_that_shares_more_names_still_picks_the_method() -> None:
     assert isinstance(outcome, Merged), outcome
     assert "        Inner::describe_into(&self.inner, out);\n" in outcome.text
     assert "        self.inner.describe(out);\n" in outcome.text
+
+
+# `pick` for a `Result` and for an `Option`, both with the same `where` clause.
+PICKS = """\
+pub trait Pick<T> {
+    fn pick(self, fallback: T) -> T;
+}
+
+impl<T> Pick<T> for Result<T, String>
+where
+    T: Clone,
+{
+    fn pick(self, fallback: T) -> T
+    where
+        T: Default,
+    {
+        match self {
+            Ok(value) => value,
+            Err(_) => fallback,
+        }
+    }
+}
+
+impl<T> Pick<T> for Option<T>
+where
+    T: Clone,
+{
+    fn pick(self, fallback: T) -> T
+    where
+        T: Default,
+    {
+        self.unwrap_or_else(|| fallback_value(fallback, DEFAULT_WIDTH))
+    }
+}
+"""
+
+# The `Option` one rewritten as a `match`: its arms look like the `Result` one's, which the
+# chunk's `match self {` and closers fit better, but its names are the `Option` one's.
+OPTION_MATCH = """\
+// ... existing code ...
+        T: Default,
+    {
+        match self {
+            Some(value) => value,
+            None => fallback_value(fallback, DEFAULT_WIDTH),
+        }
+    }
+// ... existing code ...
+"""
+
+
+def test_method_rewritten_with_the_names_of_its_namesake_is_refused() -> None:
+    outcome = merge(PICKS, OPTION_MATCH, path="pick.rs")
+    assert isinstance(outcome, Refused), outcome
+
+
+# The `Result` one gains an arm using the `Option` one's names, but its own arms, kept, pin it.
+RESULT_ARM = """\
+// ... existing code ...
+        T: Default,
+    {
+        match self {
+            Ok(value) => value,
+            Err(_) if fallback_value(fallback, DEFAULT_WIDTH) => fallback,
+            Err(_) => fallback,
+        }
+    }
+// ... existing code ...
+"""
+
+
+def test_method_pinned_by_its_own_lines_still_merges() -> None:
+    outcome = merge(PICKS, RESULT_ARM, path="pick.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text.count("fallback_value(fallback, DEFAULT_WIDTH)") == 2
