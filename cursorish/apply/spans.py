@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from cursorish.apply.align import Index
+from cursorish.apply.blocks import declared_name
 from cursorish.apply.lines import indent_width, leading
 
 _SIMILAR = 0.6
@@ -87,6 +88,8 @@ def _complete_tail(
         floor = min(indent_width(lines[k]) for k in tail) - shift
         for j in range(span.b, limit):
             if index.keys[j] == keys[last] and _same_depth(lines, index, matched, k1, last, j):
+                if _foreign_closer(lines, index, (k1, last), span.b, j):
+                    break
                 match_between(keys, index, matched, k1, last, span.b - 1, j)
                 matched[last] = j
                 span.b = j + 1
@@ -162,6 +165,38 @@ def _closes_anchor(
     removed = sum(1 for j in range(span.b, end) if not index.blank[j])
     written = sum(1 for k in range(k1 + 1, last) if keys[k])
     return end if removed <= 2 * written + _SHORT_BODY else None
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)\'')
+
+
+def _foreign_closer(
+    lines: list[str], index: Index, ends: tuple[int, int], start: int, j: int
+) -> bool:
+    """Whether original closer j, past the chunk's last match, closes a definition that the
+    chunk's lines after that match never name (`fn make_error(...) {` ... `}`) while those
+    lines close every bracket they open, their last closer theirs, and are spaced (a blank line
+    among them: new items, not lines of a sketch that dropped its blank lines): taken for j,
+    that closer would read the new code as that definition rewritten under another name,
+    deleting it whole on the strength of a `}`."""
+    k1, last = ends
+    tail = [_QUOTED.sub("", line) for line in lines[k1 + 1 : last + 1]]
+    if all(text.strip() for text in tail):
+        return False  # no spacing shown (a sketch that dropped its blank lines): no new items
+    opened = sum(text.count(c) for text in tail for c in "([{")
+    if not opened or opened != sum(text.count(c) for text in tail for c in ")]}"):
+        return False
+    depth = index.indents[j]
+    for x in range(j - 1, start - 1, -1):
+        if index.blank[x] or index.indents[x] != depth:
+            continue
+        if index.keys[x].startswith(("//", "/*", "*", "#[", "@")):
+            continue  # a comment or attribute above the block's opener
+        name = declared_name(index.lines[x])
+        if name is None:
+            return False
+        return not any(re.search(rf"\b{re.escape(name)}\b", text) for text in tail)
+    return False
 
 
 def _bare_closer(text: str) -> bool:

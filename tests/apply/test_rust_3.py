@@ -3,8 +3,10 @@ sketch rewrites is in question."""
 
 from __future__ import annotations
 
+from cursorish.apply.align import Index
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.spans import refine
 
 # `describe` twice, with the same signature: one calls through the field's method, the other
 # through a path-qualified call.
@@ -139,3 +141,75 @@ def test_method_pinned_by_its_own_lines_still_merges() -> None:
     outcome = merge(PICKS, RESULT_ARM, path="pick.rs")
     assert isinstance(outcome, Merged), outcome
     assert outcome.text.count("fallback_value(fallback, DEFAULT_WIDTH)") == 2
+
+
+GAUGE = """\
+use std::fmt::{self, Display, Formatter};
+
+pub struct Gauge {
+    level: u32,
+}
+
+impl Describe for Gauge {
+    #[inline]
+    fn describe(&self) -> String {
+        render_level(self.level)
+    }
+}
+
+// Renders a level as text: the level in tens
+// and what is left over.
+fn render_level(level: u32) -> String {
+    let tens = level / 10;
+    let rest = level % 10;
+    let mut text = String::new();
+    for _ in 0..tens {
+        text.push('#');
+    }
+    text.push_str(&rest.to_string());
+    text
+}
+
+pub fn empty() -> Gauge {
+    Gauge { level: 0 }
+}
+"""
+
+# New items after the impl, closing every block they open: their last `}` is theirs, not the
+# closer of `render_level`, which the chunk's new lines never name.
+GAUGE_SHOWN = """\
+// ... existing code ...
+impl Describe for Gauge {
+    // ... existing code ...
+    fn describe(&self) -> String {
+        render_level(self.level)
+    }
+}
+
+struct Shown<'a>(&'a Gauge);
+
+impl<'a> Display for Shown<'a> {
+    fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+        if self.0.level == 0 {
+            f.write_str("empty")
+        } else {
+            f.write_str("full")
+        }
+    }
+}
+// ... existing code ...
+"""
+
+
+def test_new_items_closing_their_own_blocks_do_not_take_a_later_functions_closer() -> None:
+    # The chunk from `fn describe` on, placed by its first two lines: the search for its
+    # last `}` stops before `render_level`'s, which its new lines never name.
+    original = GAUGE.splitlines()
+    lines = GAUGE_SHOWN.splitlines()[3:-1]
+    keys = [" ".join(line.split()) for line in lines]
+    index = Index([" ".join(line.split()) for line in original], original)
+    j = original.index("    fn describe(&self) -> String {")
+    span = refine(
+        lines, keys, index, original, [(0, j), (1, j + 1)], (j, len(original)), (True, True, 0)
+    )
+    assert span.b < original.index("fn render_level(level: u32) -> String {")
