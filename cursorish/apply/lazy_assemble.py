@@ -790,12 +790,16 @@ def _same_method_doubts(chunk: Chunk, span: Span, index: Index, named: _Definiti
         return []
     home = max(mine, key=lambda d: d.start)
     fresh -= set(_WORD.findall(" ".join(index.lines[home.start : home.end + 1])))
-    for d in named.named(home.name):
-        if d.kind != home.kind or d.start <= j <= d.end:
+    siblings = [d for d in named.named(home.name) if d.kind == home.kind and d is not home]
+    words = [set(_WORD.findall(" ".join(index.lines[d.start : d.end + 1]))) for d in siblings]
+    # A name that several of the other functions use points at none of them in particular.
+    fresh = {name for name in fresh if sum(name in held for held in words) == 1}
+    for d, held in zip(siblings, words, strict=True):
+        if d.start <= j <= d.end:
             continue
         if not any(d.start <= other <= d.end for other in others):
             continue
-        theirs = fresh & set(_WORD.findall(" ".join(index.lines[d.start : d.end + 1])))
+        theirs = fresh & held
         keys = set(index.keys[d.start : d.end + 1])
         if len(theirs) > sum(1 for k in told if chunk.keys[k] not in keys):
             return [
