@@ -14,7 +14,7 @@ import re
 
 from cursorish.apply.align import Index, Placement
 from cursorish.apply.lines import indent_width, weight
-from cursorish.apply.spans import similar
+from cursorish.apply.spans import Span, similar
 
 SCORE = 1.0  # an edited line is evidence, but less than an equal one (1.0 plus edge bonus)
 _PREFIX = 8  # a line and its edited version share at least this many leading characters
@@ -234,3 +234,95 @@ def block_tail_candidates(
             pairs = [(last, before), (close, j)]
             out.append(Placement(pairs, SCORE, before, j + 1))
     return out
+
+
+_STATEMENT_LINES = 40  # a wrapped statement longer than this is no single line's original
+
+
+def joined_statement(keys: list[str], span: Span, index: Index, upper: int) -> None:
+    """A chunk's last line that joins a statement the original wraps over several lines
+    (`call(` / its arguments / `)` written as one `call(a, b)`), edited, replaces that whole
+    statement through its closing line: read as an edit of `call(` alone it would leave the
+    old arguments and closer behind. The line stands for the last original line the span
+    replaces (no other chunk line is matched to it), starts with that line, closes every
+    bracket it opens and reads as the statement's lines joined."""
+    shown = [k for k, kk in enumerate(keys) if kk]
+    if not shown or not span.matched or span.b <= span.a:
+        return
+    last, j = shown[-1], span.b - 1
+    if keys[last] == index.keys[j] or any(v == j for k, v in span.matched.items() if k != last):
+        return
+    if last not in span.matched and (max(span.matched) > last or j <= max(span.matched.values())):
+        return  # the line is new code after the chunk's last match, not an edit of one
+    end = _statement_end(keys[last], index, j, upper)
+    if end is not None:
+        span.b = end + 1
+
+
+def joined_statement_before(
+    keys: list[str], lines: list[str], span: Span, index: Index, lower: int
+) -> None:
+    """The mirror at a chunk's start: its one new line before its first match, joining the
+    wrapped statement that ends right before that match in the original (with blank lines
+    between them in both or in neither), replaces that statement from its first line on."""
+    if not span.matched:
+        return
+    k0 = min(span.matched)
+    shown = [k for k in range(k0) if keys[k]]
+    if len(shown) != 1:
+        return
+    first, j0 = shown[0], span.matched[k0]
+    if j0 != span.a:
+        return
+    close = j0 - 1
+    while close > lower and index.blank[close]:
+        close -= 1
+    if close <= lower or (k0 - first > 1) != (j0 - close > 1):
+        return
+    width = indent_width(lines[first]) - (indent_width(lines[k0]) - index.indents[j0])
+    if index.indents[close] != width or not index.keys[close].startswith(_CLOSING):
+        return
+    opener = close - 1
+    while opener > lower and (index.blank[opener] or index.indents[opener] > width):
+        opener -= 1
+    if index.indents[opener] != width or index.blank[opener]:
+        return
+    if _statement_end(keys[first], index, opener, j0) == close:
+        span.a = opener
+
+
+def _statement_end(key: str, index: Index, j: int, upper: int) -> int | None:
+    """The closing line of the statement original line `j` opens and wraps, when `key` (one
+    line) starts with line `j`, closes every bracket it opens and reads as its lines joined."""
+    first = index.keys[j]
+    if not first.endswith(_OPENERS) or not key.startswith(first) or key == first:
+        return None
+    if not _balanced(key):
+        return None
+    width = index.indents[j]
+    end = j + 1
+    stop = min(upper, j + _STATEMENT_LINES)
+    while end < stop and (index.blank[end] or index.indents[end] > width):
+        end += 1
+    if end >= stop or end == j + 1 or not index.keys[end].startswith(_CLOSING):
+        return None
+    joined = _unwrap(" ".join(kk for kk in index.keys[j : end + 1] if kk))
+    if not _balanced(joined) or not similar(_unwrap(key), joined):
+        return None
+    return end
+
+
+_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
+
+
+def _balanced(text: str) -> bool:
+    """Whether a line closes every bracket it opens, in order (strings left out)."""
+    depth = 0
+    for c in _STRING.sub("", text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0

@@ -13,6 +13,7 @@ from collections import Counter
 
 from cursorish.apply.align import MAX_GAP, STRONG, Index, Placement, fill
 from cursorish.apply.blocks import declared_name
+from cursorish.apply.edited import joined_statement, joined_statement_before
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import (
     _COMMON_WORDS,
@@ -85,7 +86,10 @@ def _assemble(
                 (lower, upper),
                 (before, after, next_indent),
             )
+            if before:
+                joined_statement_before(keys, chunk.lines, span, index, lower)
             if after:
+                joined_statement(keys, span, index, upper)
                 _closers_after_new_code(chunk, span, index)
                 _closer_past_span(chunk, span, index, upper, place.delta)
         else:
