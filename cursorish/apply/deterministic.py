@@ -8,9 +8,16 @@ the router can hand the sketch to the model engine instead. Every merge is check
 from __future__ import annotations
 
 from cursorish.apply.blankless import blankless_doubt, respace
-from cursorish.apply.guard import check_deletions
+from cursorish.apply.guard import UnmentionedDefinition, check_deletions
 from cursorish.apply.languages import Language, detect_language
-from cursorish.apply.lazy import KEEP_BLANKS, Merge, RefusedMerge, merge_lazy
+from cursorish.apply.lazy import (
+    KEEP_BLANKS,
+    Merge,
+    RefusedMerge,
+    merge_lazy,
+    split_sketch,
+)
+from cursorish.apply.lazy_fresh import fresh_reading
 from cursorish.apply.lines import SourceFile
 from cursorish.apply.plain import merge_plain
 from cursorish.apply.result import ApplyOutcome, Merged, Refused
@@ -83,7 +90,17 @@ def _dispatch(
 
         result = merge_lazy(source, lines, lang, validate)
         text = source.render(result.pieces)  # rendered once, for the check and the answer
-        check_deletions(source, original, text, lines, result.deleted, lang)
+        try:
+            check_deletions(source, original, text, lines, result.deleted, lang)
+        except UnmentionedDefinition:
+            # Lined up over a definition like it: the reading that writes the new one whole.
+            fresh = fresh_reading(
+                source, original, split_sketch(lines, lang), lang, result, validate
+            )
+            if fresh is None:
+                raise
+            result = fresh
+            text = source.render(result.pieces)
         if text == original:
             # Keeping the blank lines the sketch leaves out undid its only change.
             token = KEEP_BLANKS.set(False)

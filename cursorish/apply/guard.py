@@ -34,6 +34,10 @@ _HEADER = re.compile(
 )
 
 
+class UnmentionedDefinition(RefusedMerge):
+    """The merge deletes a definition the sketch never mentions."""
+
+
 def check_deletions(
     source: SourceFile,
     original: str,
@@ -68,7 +72,7 @@ def check_deletions(
         still_used = _named_anywhere(definition.name, [*sketch, merged])
         if not still_used and _renamed(definition, source.lines, headers, names, gone):
             continue
-        raise RefusedMerge(
+        raise UnmentionedDefinition(
             f"the merge would delete {definition.kind.replace('_', ' ')} "
             f"{definition.name!r} (original lines {definition.start + 1}-"
             f"{definition.end + 1}), which the sketch never mentions"

@@ -78,7 +78,7 @@ def _assemble(
             span = Span(place.a, place.a, {})
         elif pairs:
             span = refine(
-                chunk.lines,
+                chunk.anchors,
                 keys,
                 index,
                 source.lines,

@@ -20,6 +20,7 @@ _EDGE_REACH = 3
 _TELLING_LENGTH = 12  # a shorter line (`return x`, `else {`) may well repeat
 
 _LIKE = 0.5
+FRESH = "\x00"  # a key no line of the original has: the line is new wherever it goes
 
 _WORD = re.compile(r"[A-Za-z_]\w{3,}")
 # Words any line may share with any other: no sign that one line is an edit of the other.
@@ -64,10 +65,24 @@ class Chunk:
     # Markers in a row, each shallower (`    # ... rest of it ...` then `# ... more ...`): the
     # first says where the block before ends, the shallowest how far out the lines reach.
     marker_least: int | None = None
+    # Lines of a new definition the chunk writes whole: they anchor nowhere (see lazy_fresh).
+    fresh: frozenset[int] = frozenset()
 
     @property
     def keys(self) -> list[str]:
+        if self.fresh:
+            return [FRESH + key(x) if k in self.fresh else key(x) for k, x in enumerate(self.lines)]
         return [key(line) for line in self.lines]
+
+    @property
+    def anchors(self) -> list[str]:
+        """The lines as placement compares them: a fresh line keeps only its indentation."""
+        if not self.fresh:
+            return self.lines
+        return [
+            x[: len(x) - len(x.lstrip(" \t"))] + FRESH if k in self.fresh else x
+            for k, x in enumerate(self.lines)
+        ]
 
     def where(self) -> str:
         return f"sketch lines {self.first + 1}-{self.first + len(self.lines)}"
