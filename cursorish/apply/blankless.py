@@ -119,8 +119,9 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 f"{head + j1 + 1}) start a new top-level statement right before blank original "
                 f"line {end + 1}: unclear whether a blank line sets it apart"
             )
-        if tag == "insert" and (
-            (at > 0 and not before[at - 1].strip()) or (at < len(before) and not before[at].strip())
+        if tag == "insert" and any(
+            (p > 0 and not before[p - 1].strip()) or (p < len(before) and not before[p].strip())
+            for p in _insert_spots(before, new[j1:j2], at)
         ):
             return (
                 f"the sketch has no blank line at all, and its new lines (merged line "
@@ -128,6 +129,26 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 "unclear on which side of them, and with what spacing"
             )
     return None
+
+
+def _insert_spots(before: list[str], block: list[str], at: int) -> list[int]:
+    """Where an inserted block could go as well as at `at`: a block that begins with the line
+    after it (or ends with the line before it) reads the same shifted past that line, and the
+    diff picks one of those alignments, so each is a place it may take; one where the shifted
+    block begins or ends with a blank line is not, as it brings its own spacing there."""
+    spots = [at]
+    size = len(block)
+    for s in range(size):  # shifted right past s + 1 lines: block[s + 1:] + block[: s + 1]
+        if at + s >= len(before) or block[s] != before[at + s]:
+            break
+        if block[(s + 1) % size].strip() and block[s].strip():
+            spots.append(at + s + 1)
+    for s in range(size):  # shifted left past s + 1 lines: block[-s - 1:] + block[: -s - 1]
+        if at - s - 1 < 0 or block[size - 1 - s] != before[at - s - 1]:
+            break
+        if block[size - 1 - s].strip() and block[size - 2 - s].strip():
+            spots.append(at - s - 1)
+    return spots
 
 
 def _stretch(before: list[str], after: list[str]) -> tuple[int, int]:
