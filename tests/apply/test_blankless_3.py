@@ -5,7 +5,8 @@ from __future__ import annotations
 from cursorish.apply.blankless import _insert_spots, blankless_doubt
 from cursorish.apply.deterministic import merge
 from cursorish.apply.languages import detect_language
-from cursorish.apply.result import Refused
+from cursorish.apply.result import Merged, Refused
+from cursorish.apply.verify import verify_merge
 
 COUNTER = """use std::fmt;
 
@@ -85,3 +86,42 @@ def test_a_shifted_block_that_brings_its_own_blank_line_is_no_new_spot() -> None
     assert 2 in _insert_spots(before, glued, 1)  # past the closer: right by the blank line
     spaced = ["    }", "", "    fn middle() {", "        run();"]
     assert _insert_spots(before, spaced, 1) == [1]  # past it, it begins with its own blank
+
+
+# An attribute line the sketch adds to one more item, while the original's copy decorates
+# another, is no duplicate of it.
+PRIVATE = """pub mod api;
+
+#[doc(hidden)]
+pub mod internal {
+    pub use std::vec;
+    pub use std::format;
+
+    pub fn helper() -> u32 {
+        1
+    }
+}
+"""
+
+HIDE_VEC = """// ... existing code ...
+pub mod internal {
+    #[doc(hidden)]
+    pub use std::vec;
+// ... existing code ...
+"""
+
+
+def test_an_attribute_added_to_another_item_is_no_duplicate() -> None:
+    outcome = merge(PRIVATE, HIDE_VEC, path="lib.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == PRIVATE.replace(
+        "    pub use std::vec;", "    #[doc(hidden)]\n    pub use std::vec;"
+    )
+
+
+def test_an_attribute_written_again_over_the_same_item_is_still_a_duplicate() -> None:
+    sketch = "// ... existing code ...\n#[doc(hidden)]\npub mod internal {\n    pub use std::vec;\n"
+    sketch += "// ... existing code ...\n"
+    merged = PRIVATE.replace("#[doc(hidden)]\n", "#[doc(hidden)]\n#[doc(hidden)]\n")
+    problem = verify_merge(PRIVATE, sketch, merged, path="lib.rs")
+    assert problem and "twice" in problem

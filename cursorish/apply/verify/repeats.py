@@ -36,6 +36,8 @@ class _Repeats(_CheckState):
             outside = [r for r in rows if r not in chunk_of]
             if not inside or not outside:
                 continue
+            if self._decorates_another(k, inside[0], outside):
+                continue
             first, last = spans[chunk_of[inside[0]]]
             for r in outside:
                 if r < first:
@@ -51,6 +53,31 @@ class _Repeats(_CheckState):
                         "beside the sketch's: the sketch's copy should have replaced it"
                     )
         return None
+
+    def _decorates_another(self, k: str, inside: int, outside: list[int]) -> bool:
+        """An attribute or decorator line the sketch writes over an original item that the
+        original's copy does not decorate: the sketch adds it to one more item (a second
+        `#[doc(hidden)]`), it does not write the original's copy again."""
+        if not k.startswith(("#[", "@")):
+            return False
+        item = self._decorated(inside)
+        return (
+            item >= 0
+            and self.old_of[item] >= 0
+            and all(
+                (j := self._decorated(r)) >= 0 and self.after_keys[j] != self.after_keys[item]
+                for r in outside
+            )
+        )
+
+    def _decorated(self, r: int) -> int:
+        """The row of the item that the attribute on row r decorates (past other attributes,
+        decorators and comments), or -1."""
+        for j in range(r + 1, len(self.after_keys)):
+            k = self.after_keys[j]
+            if k and not k.startswith(("#[", "@", "//", "#")):
+                return j
+        return -1
 
     def _repeated_block(self, spans: list[tuple[int, int]]) -> str | None:
         """Two or more telling lines a chunk writes anew, each the only copy of it in the
