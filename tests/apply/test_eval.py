@@ -28,8 +28,10 @@ def test_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     # went, which the check refuses as unsaid, the price of four wrong merges on held-out code;
     # 176 since the blank-less sketch check: one sketch without blank lines joins two pairs of
     # lines the original spaces apart, the price of about 70 wrong merges on blank-less
-    # held-out sketches). The issue's target is 90%.
+    # held-out sketches; 177 again since issue 17's fifth round wrote a new look-alike
+    # definition whole beside the one the sketch never mentions). The issue's target is 90%.
     assert result["exact_rate"] >= 0.90
+    assert result["exact"] >= 177
     assert result["wrong"] == 0
 
 
