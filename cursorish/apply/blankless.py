@@ -78,15 +78,7 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
         return None
     after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.
-    head = 0
-    while head < min(len(before), len(after)) and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while (
-        tail < min(len(before), len(after)) - head
-        and before[len(before) - 1 - tail] == after[len(after) - 1 - tail]
-    ):
-        tail += 1
+    head, tail = _stretch(before, after)
     old = before[head : len(before) - tail]
     new = after[head : len(after) - tail]
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)

@@ -18,7 +18,7 @@ import re
 from cursorish.apply.blocks import declared_name
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import merge_lazy_sketch
-from cursorish.apply.lazy_rivals import _plain_edit
+from cursorish.apply.lazy_rivals import plain_edit
 from cursorish.apply.lazy_sketch import LazySketch, Merge, RefusedMerge, Validate
 from cursorish.apply.lines import SourceFile, indent_width
 
@@ -51,7 +51,7 @@ def fresh_reading(
         return None
     if _removed(merge) - _removed(first):
         return None
-    if not _plain_edit(source, fresh, merge, lang):
+    if not plain_edit(source, fresh, merge):
         return None  # it deletes lines no chunk shows around them: more than the sketch says
     return merge
 

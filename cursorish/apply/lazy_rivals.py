@@ -117,11 +117,7 @@ def _settle(
     for m, why in others:
         every_reading.setdefault(source.render(m.pieces), (m, why))
     parsing = _only_parsing(source, every_reading, lang) if sketch is not None else None
-    if (
-        parsing is not None
-        and _viable(parsing, validate)
-        and _plain_edit(source, sketch, parsing, lang)
-    ):
+    if parsing is not None and _viable(parsing, validate) and plain_edit(source, sketch, parsing):
         return parsing
     return _most_like_an_edit(source, list(distinct.values()), lang)
 
@@ -153,9 +149,7 @@ def _only_parsing(
     return winner
 
 
-def _plain_edit(
-    source: SourceFile, sketch: LazySketch | None, merge: Merge, lang: Language
-) -> bool:
+def plain_edit(source: SourceFile, sketch: LazySketch | None, merge: Merge) -> bool:
     """Whether a reading reads as the edit the sketch shows on its own: it changes more than
     the indentation of the lines it replaces, and every run of original lines it deletes lies
     between two lines one chunk shows (the lines a sketch leaves out between two shown lines

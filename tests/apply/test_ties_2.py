@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.languages import detect_language
-from cursorish.apply.lazy_rivals import _only_parsing, _plain_edit
+from cursorish.apply.lazy_rivals import _only_parsing, plain_edit
 from cursorish.apply.lazy_sketch import LazySketch, Merge, split_sketch
 from cursorish.apply.lines import SourceFile
 from cursorish.apply.result import Merged, Refused
@@ -90,9 +90,6 @@ def label(shape):
 """
 
 
-PYTHON = detect_language("a.py")
-
-
 def _py(sketch: str) -> tuple[SourceFile, LazySketch]:
     lang = detect_language("a.py")
     return SourceFile.from_text(PY), split_sketch(sketch.splitlines(), lang)
@@ -106,10 +103,10 @@ def test_a_reading_deletes_only_lines_between_two_lines_a_chunk_shows() -> None:
     source, split = _py(sketch)
     # Lines 2-3 go between `width = ...` and `return ...`, both lines the chunk shows.
     between = _merge(source, [0, 1, 4, 5, 6, 7, 8], [(4, "    depth = shape.depth")])
-    assert _plain_edit(source, split, between, PYTHON)
+    assert plain_edit(source, split, between)
     # `label` goes too, after the chunk's last line: the sketch never says so.
     beside = _merge(source, [0, 1, 4], [(4, "    depth = shape.depth")])
-    assert not _plain_edit(source, split, beside, PYTHON)
+    assert not plain_edit(source, split, beside)
 
 
 def test_a_run_whose_lines_the_new_lines_edit_needs_no_shown_edges() -> None:
@@ -117,7 +114,7 @@ def test_a_run_whose_lines_the_new_lines_edit_needs_no_shown_edges() -> None:
     edited = _merge(
         source, [0, 1, 2, 3, 5, 6, 7, 8], [(5, "    return width * height * scale * 2")]
     )
-    assert _plain_edit(source, split, edited, PYTHON)
+    assert plain_edit(source, split, edited)
 
 
 def test_a_reading_that_only_reindents_or_copies_kept_lines_is_no_edit() -> None:
@@ -125,15 +122,15 @@ def test_a_reading_that_only_reindents_or_copies_kept_lines_is_no_edit() -> None
     reindented = _merge(
         source, list(range(7)), [(9, "def label(shape):"), (9, "return shape.name")]
     )
-    assert not _plain_edit(source, split, reindented, PYTHON)
+    assert not plain_edit(source, split, reindented)
     copied = _merge(source, list(range(9)), [(0, "    return shape.name")])
-    assert not _plain_edit(source, split, copied, PYTHON)
+    assert not plain_edit(source, split, copied)
 
 
 def test_a_reading_that_rewrites_a_line_in_place_breaks_no_tie() -> None:
     source, split = _py("# ...\n    scale = shape.scale or 1\n\n# ...\n")
     rewritten = Merge(source.original_pieces(0, len(source.lines)), [], [], "", [(3, "x")])
-    assert not _plain_edit(source, split, rewritten, PYTHON)
+    assert not plain_edit(source, split, rewritten)
 
 
 def test_two_readings_that_parse_stay_a_tie() -> None:
@@ -175,4 +172,4 @@ def test_a_sketch_that_shows_no_blank_line_breaks_no_tie() -> None:
     source = SourceFile.from_text(STORE)
     kept = [j for j in range(len(source.lines)) if not 13 <= j <= 21]
     edit = _merge(source, kept, [(22, "\t\ts.AddKind(fields[0], fields[1], item)")])
-    assert not _plain_edit(source, split, edit, lang)
+    assert not plain_edit(source, split, edit)
