@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from cursorish.apply.blocks import BlockCheck, parents
@@ -100,6 +101,22 @@ class Index:
 
     def count(self, k: str) -> int:
         return len(self.positions.get(k, ()))
+
+
+def side_by_side(
+    keys: list[str], index: Index, k: int, j: int, step: int
+) -> Iterator[tuple[int, int]]:
+    """Chunk line k (of a chunk with these keys) and original line j walked together in
+    direction `step`, each past its blank lines: the pairs of lines next to them, then the
+    next, without end (callers stop at an edge)."""
+    while True:
+        k += step
+        while 0 <= k < len(keys) and not keys[k]:
+            k += step
+        j += step
+        while 0 <= j < len(index.keys) and index.blank[j]:
+            j += step
+        yield k, j
 
 
 def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> list[Placement]:

@@ -26,6 +26,7 @@ from cursorish.apply.lazy_assemble import (
     _empty_comment_bounds,
 )
 from cursorish.apply.lazy_place import (
+    KEPT,
     _at_block_end,
     _can_float,
     _choose,
@@ -74,7 +75,6 @@ __all__ = [
 ]
 
 EXACT_TIE = 0.25  # within the same places, only a dead heat is ambiguous
-_KEPT = 3  # placement sequences the dynamic programme keeps
 
 
 def merge_lazy(
@@ -129,14 +129,13 @@ def merge_lazy_sketch(
         raise RefusedMerge(_order_reason(sketch, options))
     merged = _assemble(source, sketch, paths[0], index, lang)
     if not KEEP_BLANKS.get() and len(paths) > 1:
-        paths, merged = _past_unchanged(source, sketch, paths, merged, index, lang)
-        unchanged = source.render(source.original_pieces(0, n))
-        if len(paths) == _KEPT and source.render(merged.pieces) == unchanged:
-            # Every kept placement leaves the file as it is: look past them for one that edits.
-            more = _choose(sketch, options, index, gaps, _KEPT * 3)
-            more, edit = _past_unchanged(source, sketch, more, merged, index, lang)
-            if edit is not merged:
-                paths, merged = more[:_KEPT], edit
+        # Where the DP cut placements off, more of them may hold the one reading that edits.
+        further = (
+            (lambda: _choose(sketch, options, index, gaps, KEPT * 3))
+            if len(paths) == KEPT
+            else None
+        )
+        paths, merged = _past_unchanged(source, sketch, paths, merged, index, lang, further)
     # Readings as good as the best one that give other files: (merge, why it is a rival).
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     rivals.extend(_later_closer_readings(source, sketch, paths[0], index, lang))
@@ -151,7 +150,9 @@ def merge_lazy_sketch(
         alt = _assemble(source, sketch, other, index, lang)
         rivals.append((alt, _tie_reason(sketch, paths[0], other)))
     # Every placement as good as the best one is among the rivals (none was cut off).
-    every = len(paths) < 3 or paths[0][0].score - paths[-1][0].score >= _margin(paths[0], paths[-1])
+    every = len(paths) < KEPT or (
+        paths[0][0].score - paths[-1][0].score >= _margin(paths[0], paths[-1])
+    )
     chosen = _settle(source, merged, rivals, validate, lang, every, sketch)
     if chosen.doubt:
         raise RefusedMerge(chosen.doubt)

@@ -10,9 +10,8 @@ import difflib
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator
 
-from cursorish.apply.align import MAX_GAP, STRONG, Index, Placement, fill
+from cursorish.apply.align import MAX_GAP, STRONG, Index, Placement, fill, side_by_side
 from cursorish.apply.blocks import declared_name
 from cursorish.apply.edited import joined_statement, joined_statement_before
 from cursorish.apply.languages import Language
@@ -901,28 +900,12 @@ def _kept_elsewhere(
     """Chunk line k and original line j hold the same line: walking from them in direction
     `step` (blank lines skipped) past the lines both hold, the first line that differs is,
     in the chunk, one matched to the original (kept code, not the copy's neighbour)."""
-    for ck, oj in _side_by_side(keys, index, k, j, step):
+    for ck, oj in side_by_side(keys, index, k, j, step):
         if not 0 <= ck < len(keys):
             return False
         if not 0 <= oj < len(index.keys) or keys[ck] != index.keys[oj]:
             return ck in matched
     return False  # the walk always leaves the chunk
-
-
-def _side_by_side(
-    keys: list[str], index: Index, k: int, j: int, step: int
-) -> Iterator[tuple[int, int]]:
-    """Chunk line k and original line j walked together in direction `step`, each past its
-    blank lines: the pairs of lines next to them, then the next, without end (callers stop
-    at an edge)."""
-    while True:
-        k += step
-        while 0 <= k < len(keys) and not keys[k]:
-            k += step
-        j += step
-        while 0 <= j < len(index.keys) and index.blank[j]:
-            j += step
-        yield k, j
 
 
 def _closer_alone(
@@ -932,7 +915,7 @@ def _closer_alone(
     `step` agree only on bare closers (`}`): past those, the chunk goes on with a new line
     where the original's copy goes on with another line. A `}` ends every block, so the
     agreement says nothing: the sketch writes the line amid other code than the copy's."""
-    for shared, (ck, oj) in enumerate(_side_by_side(keys, index, k, j, step)):
+    for shared, (ck, oj) in enumerate(side_by_side(keys, index, k, j, step)):
         if not 0 <= ck < len(keys) or not 0 <= oj < len(index.keys):
             return False
         if keys[ck] != index.keys[oj]:

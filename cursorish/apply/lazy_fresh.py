@@ -49,15 +49,11 @@ def fresh_reading(
         validate(merge)
     except RefusedMerge:
         return None
-    if _removed(merge) - _removed(first):
+    if merge.removed - first.removed:
         return None
     if not plain_edit(source, fresh, merge):
         return None  # it deletes lines no chunk shows around them: more than the sketch says
     return merge
-
-
-def _removed(merge: Merge) -> set[int]:
-    return set(merge.deleted) | {j for j, _text in merge.rewritten}
 
 
 def fresh_sketch(sketch: LazySketch, original: str, lang: Language) -> LazySketch | None:

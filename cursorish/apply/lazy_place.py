@@ -17,6 +17,7 @@ from cursorish.apply.align import (
     Index,
     Placement,
     fill,
+    side_by_side,
 )
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import (
@@ -66,8 +67,11 @@ class _Gaps:
         return self.nonblank[end] - self.nonblank[start]
 
 
+KEPT = 3  # placement sequences the dynamic programme keeps by default
+
+
 def _choose(
-    sketch: LazySketch, options: list[list[Placement]], index: Index, gaps: _Gaps, keep: int = 3
+    sketch: LazySketch, options: list[list[Placement]], index: Index, gaps: _Gaps, keep: int = KEPT
 ) -> list[list[Placement]]:
     """The best few placement sequences (best first) by dynamic programming over the chunks."""
     n = len(index.keys)
@@ -305,23 +309,12 @@ def _pasted_closers(place: Placement, chunk: Chunk, index: Index) -> Placement:
     def own(k: int, j: int) -> bool:
         return index.keys[j] == keys[k] and index.indents[j] == indent_width(chunk.lines[k]) - shift
 
-    k, j = pairs[-1]
-    while True:  # the punctuation lines after the last anchor, blank lines skipped
-        k, j = k + 1, j + 1
-        while k < m and not keys[k]:
-            k += 1
-        while j < n and index.blank[j]:
-            j += 1
+    # The punctuation lines after the last anchor, blank lines skipped, and before the first.
+    for k, j in side_by_side(keys, index, *pairs[-1], 1):
         if k >= m or j >= n or not own(k, j):
             break
         pairs.append((k, j))
-    k, j = pairs[0]
-    while True:  # and before the first one
-        k, j = k - 1, j - 1
-        while k >= 0 and not keys[k]:
-            k -= 1
-        while j >= 0 and index.blank[j]:
-            j -= 1
+    for k, j in side_by_side(keys, index, *pairs[0], -1):
         if k < 0 or j < 0 or not own(k, j):
             break
         pairs.insert(0, (k, j))

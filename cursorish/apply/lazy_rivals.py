@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
+from collections.abc import Callable
 
 from cursorish.apply.align import STRONG, Index, Placement
 from cursorish.apply.blocks import declared_name
@@ -50,15 +51,37 @@ def _past_unchanged(
     merged: Merge,
     index: Index,
     lang: Language,
+    further: Callable[[], list[list[Placement]]] | None = None,
 ) -> tuple[list[list[Placement]], Merge]:
     """Where the best reading leaves the file as it is even with the blank lines the sketch
     leaves out gone (its lines are a copy the file already holds), it is no reading of an
     edit: the next placement that changes the file, if it scores about as well (within the tie
-    margin), is the best one, judged against those after it as usual. Where none does, the
-    best one stands (and is refused as no edit)."""
+    margin), is the best one, judged against those after it as usual. Where none of `paths`
+    does, `further` (when given) lists more placements, best first, to look through the same
+    way (the sketch's lines may occur in the file more times than the DP kept placements);
+    as many as `paths` held are kept from the one found. Where none does, the best one stands
+    (and is refused as no edit)."""
     unchanged = source.render(source.original_pieces(0, len(source.lines)))
     if source.render(merged.pieces) != unchanged:
         return paths, merged
+    found = _first_edit(source, sketch, paths, index, lang, unchanged)
+    if found is None and further is not None:
+        found = _first_edit(source, sketch, further(), index, lang, unchanged)
+        if found is not None:
+            found = found[0][: len(paths)], found[1]
+    return found if found is not None else (paths, merged)
+
+
+def _first_edit(
+    source: SourceFile,
+    sketch: LazySketch,
+    paths: list[list[Placement]],
+    index: Index,
+    lang: Language,
+    unchanged: str,
+) -> tuple[list[list[Placement]], Merge] | None:
+    """The placements from the first after the best that changes the file (within the tie
+    margin of the best), and its merge; None where none does."""
     for k in range(1, len(paths)):
         if paths[0][0].score - paths[k][0].score > TIE_MARGIN:
             break  # a placement clearly worse than the copy is no likelier meant
@@ -68,7 +91,7 @@ def _past_unchanged(
             continue
         if source.render(other.pieces) != unchanged:
             return paths[k:], other
-    return paths, merged
+    return None
 
 
 def _settle(
@@ -163,7 +186,7 @@ def plain_edit(source: SourceFile, sketch: LazySketch | None, merge: Merge) -> b
     before = [line.strip() for line in source.lines if line.strip()]
     if before == [line.strip() for line in text.splitlines() if line.strip()]:
         return False  # only the indentation changes
-    gone = set(merge.deleted) | {j for j, _text in merge.rewritten}
+    gone = merge.removed
     lines = source.lines
     if all(line.strip() for chunk in sketch.chunks for line in chunk.lines):
         return False  # no blank line shown: where the file's blank lines go is a guess
@@ -267,7 +290,7 @@ def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> 
     new |= {text.strip() for m, _why in readings for _j, text in m.rewritten if text.strip()}
     if not new or len(new) * len(source.lines) > _NEAR_COPY_PAIRS:
         return None
-    deleted = [set(m.deleted) | {j for j, _text in m.rewritten} for m, _why in readings]
+    deleted = [m.removed for m, _why in readings]
     winner: int | None = None
     for line in sorted(new):
         found = _near_copies(source.lines, line)
@@ -320,7 +343,7 @@ def _strands_definition(source: SourceFile, merge: Merge) -> bool:
     """Whether the merge removes the last use of a name the file defines while keeping its
     definition: the sketch then likely hides part of the edit (the definition's removal)
     under a marker, and where its shown part goes is no safer a guess."""
-    removed = set(merge.deleted) | {j for j, _text in merge.rewritten}
+    removed = merge.removed
     gone = [source.lines[j] for j in sorted(removed) if source.lines[j].strip()]
     if not gone:
         return False

@@ -110,6 +110,11 @@ class Merge:
     # Original lines a sketch line matched but rewrites in place (an edited line), with it.
     rewritten: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
+    @property
+    def removed(self) -> set[int]:
+        """The original lines the merge does not keep as they were: deleted or rewritten."""
+        return set(self.deleted) | {j for j, _text in self.rewritten}
+
 
 def split_sketch(lines: list[str], lang: Language) -> LazySketch:
     """Chunks and markers of a sketch; runs of blank lines alone between markers are dropped."""
