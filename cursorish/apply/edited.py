@@ -13,7 +13,7 @@ import difflib
 import re
 
 from cursorish.apply.align import Index, Placement
-from cursorish.apply.lines import indent_width, weight
+from cursorish.apply.lines import STRING_LITERAL, indent_width, weight
 from cursorish.apply.spans import Span, similar
 
 SCORE = 1.0  # an edited line is evidence, but less than an equal one (1.0 plus edge bonus)
@@ -312,13 +312,10 @@ def _statement_end(key: str, index: Index, j: int, upper: int) -> int | None:
     return end
 
 
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
-
-
 def _balanced(text: str) -> bool:
     """Whether a line closes every bracket it opens, in order (strings left out)."""
     depth = 0
-    for c in _STRING.sub("", text):
+    for c in STRING_LITERAL.sub("", text):
         if c in "([{":
             depth += 1
         elif c in ")]}":

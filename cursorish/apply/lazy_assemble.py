@@ -28,6 +28,7 @@ from cursorish.apply.lazy_sketch import (
     RefusedMerge,
 )
 from cursorish.apply.lines import (
+    STRING_LITERAL,
     SourceFile,
     convert_indent,
     indent_style,
@@ -332,14 +333,16 @@ def _to_blank_edges(
             span.b = j
 
 
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
+def _bracket_closer(text: str) -> bool:
+    """Whether a line is only closing brackets and punctuation (`}`, `});`, `],`)."""
+    return text.startswith(("}", ")", "]")) and not any(c.isalnum() for c in text)
 
 
 def _bracket_balance(lines: list[str]) -> int:
     """Opening minus closing brackets in the lines, string literals left out."""
     total = 0
     for line in lines:
-        text = _STRING_LITERAL.sub("", line)
+        text = STRING_LITERAL.sub("", line)
         total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
     return total
 
@@ -713,7 +716,7 @@ def _closer_led_rename(chunk: Chunk, span: Span, source: list[str], gone: list[i
     if not shown or shown[0] not in span.matched:
         return []
     opener = chunk.lines[shown[0]].strip()
-    if not opener.startswith(("}", ")", "]")) or any(c.isalnum() for c in opener):
+    if not _bracket_closer(opener):
         return []
     text = "\n".join(chunk.lines)
     old = {n for n in (declared_name(source[j]) for j in gone) if n and n not in text}
@@ -825,7 +828,7 @@ def _closer_reach_doubts(chunk: Chunk, span: Span, index: Index) -> list[str]:
         text = chunk.keys[k2]
         if k2 != shown[-1]:
             continue  # inside the chunk, the lines after it say where it is
-        if j2 - j1 < 3 or not text.startswith(("}", ")", "]")) or any(c.isalnum() for c in text):
+        if j2 - j1 < 3 or not _bracket_closer(text):
             continue
         depth = index.indents[j2]
         column = indent_width(chunk.lines[k2])
@@ -1334,7 +1337,7 @@ def _closer_over_unlike(chunk: Chunk, span: Span, index: Index) -> list[str]:
         return []
     (k1, j1), (k2, j2) = pairs[-2], pairs[-1]
     text = chunk.keys[k2]
-    if not text.startswith(("}", ")", "]")) or any(c.isalnum() for c in text):
+    if not _bracket_closer(text):
         return []
     new = [chunk.keys[k] for k in range(k1 + 1, k2) if chunk.keys[k]]
     old = [index.keys[j] for j in range(j1 + 1, j2) if index.keys[j]]

@@ -20,9 +20,8 @@ from cursorish.apply.languages import Language
 from cursorish.apply.lazy import merge_lazy_sketch
 from cursorish.apply.lazy_rivals import plain_edit
 from cursorish.apply.lazy_sketch import LazySketch, Merge, RefusedMerge, Validate
-from cursorish.apply.lines import SourceFile, indent_width
+from cursorish.apply.lines import STRING_LITERAL, SourceFile, indent_width
 
-_STRINGS = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
 _OPEN = "([{"
 _CLOSE = ")]}"
 _LEAD = ("//", "#", "/*", "*", "@", "///")
@@ -100,7 +99,7 @@ def _definition_end(lines: list[str], k: int, lang: Language) -> int | None:
     depth = 0
     opened = False
     for x in range(k, len(lines)):
-        text = _STRINGS.sub("", lines[x]).split("//")[0]
+        text = STRING_LITERAL.sub("", lines[x]).split("//")[0]
         for ch in text:
             if ch in _OPEN:
                 depth += 1

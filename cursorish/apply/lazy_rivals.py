@@ -161,8 +161,7 @@ def _only_parsing(
     if len(clean) != 1:
         return None
     winner = distinct[clean[0]][0]
-    removed = set(winner.deleted) | {j for j, _text in winner.rewritten}
-    gone = {declared_name(source.lines[j]) for j in removed} - {None}
+    gone = {declared_name(source.lines[j]) for j in winner.removed} - {None}
     if gone - {declared_name(line) for line in clean[0].splitlines()}:
         return None
     like = _resemblance(source, winner)[0]
@@ -190,8 +189,7 @@ def plain_edit(source: SourceFile, sketch: LazySketch | None, merge: Merge) -> b
     lines = source.lines
     if all(line.strip() for chunk in sketch.chunks for line in chunk.lines):
         return False  # no blank line shown: where the file's blank lines go is a guess
-    new = [line.strip() for line in merge.added if line.strip()]
-    new += [text.strip() for _j, text in merge.rewritten if text.strip()]
+    new = [line.strip() for line in merge.added if line.strip()]  # none rewritten (above)
     telling = {line for line in new if weight(line) >= STRONG}
     if telling and telling <= {x.strip() for j, x in enumerate(lines) if j not in gone}:
         return False  # every telling line it writes is a copy of one it keeps

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from cursorish.apply.textio import newline_of, split_lines
 
 _ALNUM = re.compile(r"[A-Za-z0-9_]")
+# A string literal on one line: double-, single- or backtick-quoted (escapes skipped).
+STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 
 
 def key(line: str) -> str:
