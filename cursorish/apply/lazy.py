@@ -19,12 +19,9 @@ from collections import Counter
 from cursorish.apply.align import Index, Placement, candidates
 from cursorish.apply.edited import block_tail_candidates, edited_candidates
 from cursorish.apply.languages import Language
-from cursorish.apply.lazy_assemble import (
-    KEEP_BLANKS,
-    _assemble,
-    _closes_file,
-    _empty_comment_bounds,
-)
+from cursorish.apply.lazy_assemble import KEEP_BLANKS, _assemble
+from cursorish.apply.lazy_doubts import _empty_comment_bounds
+from cursorish.apply.lazy_edges import _closes_file
 from cursorish.apply.lazy_place import (
     KEPT,
     _at_block_end,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cursorish.apply.align import Index
 from cursorish.apply.deterministic import merge
-from cursorish.apply.lazy_assemble import _closer_over_unlike
+from cursorish.apply.lazy_doubts import _closer_over_unlike
 from cursorish.apply.lazy_sketch import Chunk
 from cursorish.apply.lines import key
 from cursorish.apply.result import Merged, Refused
