@@ -25,6 +25,7 @@ from cursorish.apply.lazy_sketch import (
     RefusedMerge,
     Validate,
 )
+from cursorish.apply.lazy_told_ties import rewriting_reading
 from cursorish.apply.lines import SourceFile, indent_width, weight
 from cursorish.apply.structure import definitions
 from cursorish.apply.syntax import new_errors
@@ -142,7 +143,7 @@ def _settle(
     parsing = _only_parsing(source, every_reading, lang) if sketch is not None else None
     if parsing is not None and _viable(parsing, validate) and plain_edit(source, sketch, parsing):
         return parsing
-    return _most_like_an_edit(source, list(distinct.values()), lang)
+    return _most_like_an_edit(source, list(distinct.values()), lang, sketch)
 
 
 def _only_parsing(
@@ -249,18 +250,22 @@ def _edited(run: list[str], new: list[str]) -> bool:
 
 
 def _most_like_an_edit(
-    source: SourceFile, readings: list[tuple[Merge, str]], lang: Language
+    source: SourceFile,
+    readings: list[tuple[Merge, str]],
+    lang: Language,
+    sketch: LazySketch | None = None,
 ) -> Merge:
     """Of readings that fit the sketch's anchors alike, the one whose new lines read as edits
     of the lines it removes (`return Node(self.left.f(), ...)` for `self.left.f()`), when it
     clearly does so more than every other; else a refusal. Where one reading only adds lines,
-    likeness cannot weigh it against readings that replace some: no winner then."""
+    likeness cannot weigh it against readings that replace some: no winner then, unless one
+    reading alone rewrites the lines it removes (`lazy_told_ties.rewriting_reading`)."""
     reason = next(why for _m, why in readings if why)
     told = _near_copy_winner(source, readings)
     if told is not None and not _strands_definition(source, readings[told][0]):
         return readings[told][0]
     if any(not _removed(source, m) for m, _why in readings):
-        raise RefusedMerge(reason)
+        return _rewriting_or_refuse(source, readings, sketch, lang, reason)
     measured = [_resemblance(source, m) for m, _why in readings]
     scores = [like - unlike for like, unlike in measured]
     best = max(range(len(readings)), key=lambda index: scores[index])
@@ -273,7 +278,22 @@ def _most_like_an_edit(
     )
     if ahead and _apart(source, readings, best, lang):
         return readings[best][0]
-    raise RefusedMerge(reason)
+    return _rewriting_or_refuse(source, readings, sketch, lang, reason)
+
+
+def _rewriting_or_refuse(
+    source: SourceFile,
+    readings: list[tuple[Merge, str]],
+    sketch: LazySketch | None,
+    lang: Language,
+    reason: str,
+) -> Merge:
+    """The one reading that rewrites the lines it removes where no rival does, unless it
+    strands a definition; else a refusal."""
+    rewrite = rewriting_reading(source, [m for m, _why in readings], sketch, lang)
+    if rewrite is None or _strands_definition(source, readings[rewrite][0]):
+        raise RefusedMerge(reason)
+    return readings[rewrite][0]
 
 
 def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> int | None:
