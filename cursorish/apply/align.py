@@ -119,8 +119,11 @@ def side_by_side(
         yield k, j
 
 
-def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> list[Placement]:
-    """The best distinct placements of a chunk, best first (empty when nothing matches)."""
+def candidates(
+    chunk_keys: list[str], chunk_lines: list[str], index: Index, start: int = 0
+) -> list[Placement]:
+    """The best distinct placements of a chunk, best first (empty when nothing matches), in
+    the original's lines from `start` on."""
     seeds: list[tuple[int, int, float, int]] = []  # (j, k, weight, indent delta)
     check = BlockCheck(
         chunk_lines, chunk_keys, index.lines, index.keys, index.parents, index.blocks
@@ -129,6 +132,8 @@ def candidates(chunk_keys: list[str], chunk_lines: list[str], index: Index) -> l
         if not kk:
             continue
         found = index.positions.get(kk)
+        if found and start:
+            found = found[bisect.bisect_left(found, start) :]  # counted from `start` on
         if not found or len(found) > MAX_OCCURRENCES:
             continue
         w = weight(kk)

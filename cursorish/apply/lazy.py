@@ -24,6 +24,7 @@ from cursorish.apply.lazy_doubts import _empty_comment_bounds
 from cursorish.apply.lazy_edges import _closes_file
 from cursorish.apply.lazy_place import (
     KEPT,
+    _after_previous,
     _at_block_end,
     _can_float,
     _choose,
@@ -97,8 +98,11 @@ def merge_lazy_sketch(
     n = len(source.lines)
     options: list[list[Placement]] = []
     written = Counter(k for c in sketch.chunks for k in set(c.keys))
-    for i, chunk in enumerate(sketch.chunks):
-        cands = candidates(chunk.keys, chunk.lines, index)
+
+    def place(i: int, start: int = 0) -> list[Placement]:
+        """Chunk i's placements in the original's lines from `start` on."""
+        chunk = sketch.chunks[i]
+        cands = candidates(chunk.keys, chunk.lines, index, start)
         cands = [_closed_block(q, chunk, index) for q in cands]
         cands = [_pasted_closers(q, chunk, index) for q in cands]
         if i > 0 or sketch.leading_marker:
@@ -108,20 +112,25 @@ def merge_lazy_sketch(
             # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
             if any(p.strong for p in cands):
                 cands = [p for p in cands if p.strong]
-            elif cands:
+            elif cands and not start:  # after the chunk before it, its closers tell where
                 cands = _weak_edge(sketch, i, index, cands)
         if not any(p.strong for p in cands) and not _can_float(sketch, i):
             # Only punctuation (`*/`, `}`) anchors it, if anything: its lines may be edits.
             edited = edited_candidates(chunk.keys, chunk.lines, index)
             if not edited and i > 0:
                 edited = block_tail_candidates(chunk.keys, chunk.lines, index)
-            cands = edited or cands
+            cands = [q for q in edited if q.a >= start] or cands
         if not cands and 0 < i < len(sketch.chunks) and options[i - 1]:
             cands = _at_block_end(sketch, i, options[i - 1], index)
-        options.append(cands or [_floating(sketch, i, n, index)])
+        return cands or [_floating(sketch, i, n, index)]
+
+    for i in range(len(sketch.chunks)):
+        options.append(place(i))
     if len(options) > 1 and all(p.floating for opts in options for p in opts):
         raise RefusedMerge("no line of the sketch occurs in the original: is it for another file?")
     paths = _choose(sketch, options, index, gaps)
+    if not paths:
+        paths = _after_previous(sketch, options, place, index, gaps)
     if not paths:
         raise RefusedMerge(_order_reason(sketch, options))
     merged = _assemble(source, sketch, paths[0], index, lang)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from cursorish.apply.align import (
     DELETE_COST,
@@ -419,3 +420,39 @@ def _order_reason(sketch: LazySketch, options: list[list[Placement]]) -> str:
                 f"{sketch.chunks[i - 1].where()}: the sketch is out of order"
             )
     return "no placement of the sketch keeps its chunks in order inside the blocks its markers name"
+
+
+def _after_previous(
+    sketch: LazySketch,
+    options: list[list[Placement]],
+    place: Callable[[int, int], list[Placement]],
+    index: Index,
+    gaps: _Gaps,
+) -> list[list[Placement]]:
+    """Where no placement keeps the chunks in order because the sketch's last chunk, with no
+    marker after it, matches only lines before every placement of the chunk before it, its
+    placements after that chunk's that reach the file's end are looked for: its recurring
+    lines (`#[test]`, a signature like its siblings') filled the candidates kept with earlier
+    copies, while new code after the last item of the file's last block anchors on that
+    block's closers (`}`) at the end of the file. `place(i, start)` gives chunk i's placements
+    from line `start` on. `options` takes the placements found where the DP then finds a
+    path; else it is left as it was (and the merge refused as out of order)."""
+    last = len(options) - 1
+    if last < 1 or sketch.trailing_marker:
+        return []
+    if any(p.b <= q.a for p in options[last - 1] for q in options[last]):
+        return []
+    before = options[last]
+    try:
+        found = place(last, min(p.b for p in options[last - 1]))
+    except RefusedMerge:
+        return []
+    n = len(index.keys)
+    found = [q for q in found if q.pairs and gaps.content(q.b, n) == 0]
+    if not found:
+        return []
+    options[last] = found
+    paths = _choose(sketch, options, index, gaps)
+    if not paths:
+        options[last] = before
+    return paths
