@@ -14,6 +14,7 @@ from cursorish.apply.lazy import (
     KEEP_BLANKS,
     Merge,
     RefusedMerge,
+    Validate,
     merge_lazy,
     split_sketch,
 )
@@ -23,6 +24,7 @@ from cursorish.apply.plain import merge_plain
 from cursorish.apply.result import ApplyOutcome, Merged, Refused
 from cursorish.apply.search_replace import merge_search_replace
 from cursorish.apply.sketch import detect_format, strip_fences
+from cursorish.apply.syntax import new_errors
 from cursorish.apply.textio import sketch_lines
 from cursorish.apply.verify import verify_merge, verify_names
 
@@ -55,6 +57,14 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
             return Refused(doubt, ENGINE, fmt)
         # The verifier is written apart from the merge; it also runs the syntax check.
         problem = verify_merge(original, sketch, text, path=path)
+        if problem and fmt == "lazy":
+            fresh = _fresh_after_errors(source, original, lines, lang, (sketch, path), text)
+            if fresh is not None:
+                fresh = respace(original, fresh, lines, lang)
+                if not blankless_doubt(original, fresh, lines, lang) and not verify_merge(
+                    original, sketch, fresh, path=path
+                ):
+                    return Merged(fresh, ENGINE, fmt)
         if problem:
             return Refused(problem, ENGINE, fmt)
         return Merged(text, ENGINE, fmt)
@@ -79,15 +89,7 @@ def _dispatch(
 
         return merge_udiff(source, lines), fmt
     if fmt == "lazy":
-
-        def validate(merge: Merge) -> None:
-            text = source.render(merge.pieces)
-            check_deletions(source, original, text, lines, merge.deleted, lang)
-            # A reading that leaves a name used and gone (or an import unused) does not compile.
-            problem = verify_names(original, given[0], text, path=given[1])
-            if problem:
-                raise RefusedMerge(problem)
-
+        validate = _validator(source, original, lines, lang, given)
         result = merge_lazy(source, lines, lang, validate)
         text = source.render(result.pieces)  # rendered once, for the check and the answer
         try:
@@ -112,3 +114,46 @@ def _dispatch(
                 KEEP_BLANKS.reset(token)
         return text, fmt
     return merge_plain(source, original, lines, lang)
+
+
+def _validator(
+    source: SourceFile, original: str, lines: list[str], lang: Language, given: tuple[str, str]
+) -> Validate:
+    """What tells a lazy merge that must not stand (`given`: the sketch's text and the path)."""
+
+    def validate(merge: Merge) -> None:
+        text = source.render(merge.pieces)
+        check_deletions(source, original, text, lines, merge.deleted, lang)
+        # A reading that leaves a name used and gone (or an import unused) does not compile.
+        problem = verify_names(original, given[0], text, path=given[1])
+        if problem:
+            raise RefusedMerge(problem)
+
+    return validate
+
+
+def _fresh_after_errors(
+    source: SourceFile,
+    original: str,
+    lines: list[str],
+    lang: Language,
+    given: tuple[str, str],
+    text: str,
+) -> str | None:
+    """Where the lazy merge `text` breaks the file's syntax, the reading that writes the
+    sketch's new definitions whole beside the ones like them (lined up over its look-alike as
+    if it were its edit, a new definition leaves lines of both behind), where that reading
+    parses; None elsewhere. It is held to what `fresh_reading` asks (it removes no line the
+    first reading kept), and to the checks every merge passes."""
+    if not new_errors(original, text, lang.name):
+        return None
+    validate = _validator(source, original, lines, lang, given)
+    try:
+        first = merge_lazy(source, lines, lang, validate)
+    except RefusedMerge:
+        return None
+    fresh = fresh_reading(source, original, split_sketch(lines, lang), lang, first, validate)
+    if fresh is None:
+        return None
+    out = source.render(fresh.pieces)
+    return None if new_errors(original, out, lang.name) else out

@@ -64,3 +64,78 @@ def test_new_code_with_a_marker_after_it_stays_refused() -> None:
     # A marker after the chunk: the file's end no longer says where it goes.
     out = merge(SHOW, SHOW_TESTED + "// ... existing code ...\n", path="src/lib.rs")
     assert isinstance(out, Refused), out
+
+
+# Two impls of like methods (`#[cold]` on each): a new method like `invalid_type` goes after it.
+ERRORS = """use std::fmt::Display;
+
+pub struct Error {
+    message: String,
+}
+
+impl de::Error for Error {
+    #[cold]
+    fn custom<T: Display>(msg: T) -> Error {
+        make_error(msg.to_string())
+    }
+
+    #[cold]
+    fn invalid_type(found: Kind, wanted: &dyn Wanted) -> Self {
+        Error::custom(format_args!(
+            "invalid type: {}, expected {}",
+            Shown(found),
+            wanted,
+        ))
+    }
+}
+
+impl ser::Error for Error {
+    #[cold]
+    fn custom<T: Display>(msg: T) -> Error {
+        make_error(msg.to_string())
+    }
+}
+
+fn make_error(message: String) -> Error {
+    Error { message }
+}
+"""
+
+NEW_METHOD = """    #[cold]
+    fn invalid_length(found: Kind, wanted: &dyn Wanted) -> Self {
+        Error::custom(format_args!(
+            "invalid length: {}, expected {}",
+            Shown(found),
+            wanted,
+        ))
+    }
+"""
+
+# Lined up over `invalid_type` as its edit, the chunk's leading `))` and `}` are left as new
+# lines after `custom` and break the file; written whole, the new method goes after the old.
+ERRORS_EXTENDED = (
+    """// ... existing code ...
+        ))
+    }
+
+"""
+    + NEW_METHOD
+    + """}
+
+// ... existing code ...
+"""
+)
+
+
+def test_new_definition_written_whole_where_the_edit_reading_breaks_the_syntax() -> None:
+    out = merge(ERRORS, ERRORS_EXTENDED, path="src/error.rs")
+    assert isinstance(out, Merged), out
+    at = ERRORS.index("}\n\nimpl ser::Error")
+    assert out.text == ERRORS[:at] + "\n" + NEW_METHOD + ERRORS[at:]
+
+
+def test_a_definition_named_as_in_the_file_is_no_new_one() -> None:
+    # `custom` is a name the file has: no reading writes it whole, and the broken one is refused.
+    renamed = ERRORS_EXTENDED.replace("invalid_length", "custom")
+    out = merge(ERRORS, renamed, path="src/error.rs")
+    assert isinstance(out, Refused), out
