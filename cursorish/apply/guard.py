@@ -51,7 +51,8 @@ def check_deletions(
 
     A renamed definition is not lost: the sketch writes a header like the original's (same
     depth, a similar line) with a name the original does not define, and some of the old
-    body's lines stay (they anchored the sketch there).
+    body's lines stay (they anchored the sketch there), one of them at most twice in the file
+    (the boilerplate of look-alikes anchors nothing).
     """
     _check_copied_lines(source, merged, sketch, deleted)
     if not lang.has_grammar:
@@ -89,7 +90,13 @@ def _renamed(
     definition: Definition, lines: list[str], headers: list[str], names: set[str], gone: set[int]
 ) -> bool:
     body = range(definition.start + 1, definition.end + 1)
-    if not any(lines[j].strip() and j not in gone for j in body):
+    kept = [key(lines[j]) for j in body if lines[j].strip() and j not in gone]
+    if not kept:
+        return False
+    # Kept lines the file writes three times or more (the boilerplate of look-alikes) anchor
+    # no rename: the sketch wrote a new definition over one of its look-alikes.
+    counts = Counter(key(line) for line in lines)
+    if not any(counts[k] <= 2 and weight(k) == 1.0 for k in kept):
         return False
     old = lines[definition.start]
     for header in headers:
