@@ -5,7 +5,7 @@ file)."""
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 # Three look-alike checks share their boilerplate lines (the guard, the call, the error
 # branch). A sketch adds a fourth check with one line of context around it: lined up over the
@@ -89,3 +89,45 @@ def test_a_new_check_beside_look_alikes_is_not_read_as_a_rename() -> None:
     outcome = merge(_CHECKS, sketch, path="probe/checks.go")
     assert isinstance(outcome, Merged)
     assert outcome.text == expected
+
+
+# A method only this file calls (`sampled`, lower case) whose one call the sketch takes out,
+# inlining its body: whether the method goes too is not said, so keeping it is a guess.
+_SAMPLER = """package limit
+
+type sampler struct {
+\tfirst uint64
+\tseen  uint64
+}
+
+func (s *sampler) Allow(name string) bool {
+\tif s.sampled(name) {
+\t\treturn true
+\t}
+\treturn false
+}
+
+func (s *sampler) sampled(name string) bool {
+\ts.seen++
+\treturn s.seen <= s.first
+}
+
+func (s *sampler) Reset() {
+\ts.seen = 0
+}
+"""
+
+
+def test_a_method_left_without_its_last_call_is_refused() -> None:
+    sketch = (
+        "func (s *sampler) Allow(name string) bool {\n"
+        "\ts.seen += 1\n"
+        "\tif s.seen > s.first {\n"
+        "\t\treturn false\n"
+        "\t}\n"
+        "\treturn true\n"
+        "}\n"
+    )
+    outcome = merge(_SAMPLER, sketch, path="limit/sampler.go")
+    assert isinstance(outcome, Refused)
+    assert "sampled" in outcome.reason

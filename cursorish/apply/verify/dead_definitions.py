@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 _DEFINITION = {
     "python": re.compile(r"^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)"),
-    "go": re.compile(r"^func\s+(\w+)|^type\s+(\w+)"),
+    "go": re.compile(r"^func\s+(?:\([^()]*\)\s*)?(\w+)|^type\s+(\w+)"),
     "rust": re.compile(r"^\s*(?:pub(?:\([\w ]+\))?\s+)?(?:const\s+|async\s+)*fn\s+(\w+)|^()"),
     "typescript": re.compile(r"^(?:export\s+)?(?:async\s+)?function\*?\s+(\w+)|^()"),
 }
