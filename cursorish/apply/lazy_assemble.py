@@ -217,10 +217,11 @@ def _kept_blanks(
     blank lines (a chunk without any blank line has dropped them). Between two lines of the
     chunk matched to original lines, the blank lines that open the original stretch between
     them stay after the first, and those that close it (when the sketch writes lines between
-    the two) before the second. Not where the chunk writes new lines between the two and the
-    sketch writes a marker at both its edges and some blank line (`marked`): a sketch that
-    careful shows the lines of the stretch it rewrites (changed lines and their context),
-    blank ones too. A sketch without any blank line cannot say so: it has dropped them all.
+    the two) before the second. Not where the sketch writes a marker at both its edges and
+    some blank line (`marked`): a sketch that careful shows the lines of the stretch it
+    rewrites (changed lines and their context), blank ones too, in each chunk (two lines it
+    writes one right after the other are so in the file). A sketch without any blank line
+    cannot say so: it has dropped them all.
     Returns chunk line -> original blank lines to write before it, and after it."""
     before: dict[int, list[int]] = {}
     after: dict[int, list[int]] = {}
@@ -252,7 +253,7 @@ def _kept_blanks(
             continue
         if restructured:
             continue
-        if shown and marked:
+        if marked:
             continue
         if lead:
             after[k1] = lead

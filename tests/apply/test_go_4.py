@@ -131,3 +131,51 @@ def test_a_method_left_without_its_last_call_is_refused() -> None:
     outcome = merge(_SAMPLER, sketch, path="limit/sampler.go")
     assert isinstance(outcome, Refused)
     assert "sampled" in outcome.reason
+
+
+# A sketch with markers at both edges that writes blank lines where the code has them (here
+# in its first chunk) shows the lines of each stretch it rewrites as they are to be: where
+# another of its chunks writes two original lines one right after the other, with only a
+# blank line between them in the original, that blank line goes.
+_RUNNER = """package runner
+
+func Run(jobs []Job) error {
+\tif len(jobs) == 0 {
+\t\treturn nil
+\t}
+
+\tqueue := make(chan Job, len(jobs))
+\tfor _, job := range jobs {
+\t\tqueue <- job
+\t}
+\tclose(queue)
+
+\tfor job := range queue {
+\t\tif err := job.Do(); err != nil {
+\t\t\treturn err
+\t\t}
+\t}
+\treturn nil
+}
+"""
+
+
+def test_a_careful_sketch_that_joins_two_lines_drops_the_blank_between() -> None:
+    sketch = (
+        "// ... existing code ...\n"
+        "\tif len(jobs) == 0 {\n"
+        "\t\treturn errNoJobs\n"
+        "\t}\n"
+        "\n"
+        "\tqueue := make(chan Job, len(jobs))\n"
+        "// ... existing code ...\n"
+        "\tclose(queue)\n"
+        "\tfor job := range queue {\n"
+        "// ... existing code ...\n"
+    )
+    expected = _RUNNER.replace("\t\treturn nil\n\t}\n\n", "\t\treturn errNoJobs\n\t}\n\n").replace(
+        "\tclose(queue)\n\n", "\tclose(queue)\n"
+    )
+    outcome = merge(_RUNNER, sketch, path="runner/run.go")
+    assert isinstance(outcome, Merged)
+    assert outcome.text == expected
