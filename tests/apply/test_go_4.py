@@ -179,3 +179,44 @@ def test_a_careful_sketch_that_joins_two_lines_drops_the_blank_between() -> None
     outcome = merge(_RUNNER, sketch, path="runner/run.go")
     assert isinstance(outcome, Merged)
     assert outcome.text == expected
+
+
+# The sketch takes out the last use of an imported package and writes a comment that names
+# the package: a comment uses nothing, so the import the marker keeps has lost every use,
+# and whether it goes too is not said.
+_JOINER = """package text
+
+import (
+\t"fmt"
+\t"strings"
+)
+
+func Join(parts []string) string {
+\treturn strings.Join(parts, ",")
+}
+
+func Show(parts []string) {
+\tfmt.Println(Join(parts))
+}
+"""
+
+
+def test_an_import_whose_last_use_goes_is_not_kept_by_a_comment_naming_it() -> None:
+    sketch = (
+        "// ... existing code ...\n"
+        "func Join(parts []string) string {\n"
+        "\t// Written by hand: strings.Join allocates twice here.\n"
+        '\tout := ""\n'
+        "\tfor i, part := range parts {\n"
+        "\t\tif i > 0 {\n"
+        '\t\t\tout += ","\n'
+        "\t\t}\n"
+        "\t\tout += part\n"
+        "\t}\n"
+        "\treturn out\n"
+        "}\n"
+        "// ... existing code ...\n"
+    )
+    outcome = merge(_JOINER, sketch, path="text/join.go")
+    assert isinstance(outcome, Refused)
+    assert "strings" in outcome.reason

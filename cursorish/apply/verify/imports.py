@@ -69,9 +69,11 @@ def _stale_import(before: list[str], after: list[str], lang: str, shown: set[str
     kept = _imported(after, lang)
     if not kept:
         return None
-    before_text = "\n".join(before)
-    after_text = "\n".join(after)
-    # Only a name that occurs fewer times than before can have lost its last use.
+    # Only a name that occurs fewer times than before can have lost its last use (comment
+    # lines left out: a new comment may name the package whose last use the sketch took out).
+    comment = "//" if lang == "go" else "#"
+    before_text = "\n".join(x for x in before if not x.lstrip().startswith(comment))
+    after_text = "\n".join(x for x in after if not x.lstrip().startswith(comment))
     fewer = [
         name
         for name, line in kept.items()
