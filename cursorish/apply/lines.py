@@ -11,6 +11,10 @@ _ALNUM = re.compile(r"[A-Za-z0-9_]")
 # A string literal on one line: double-, single- or backtick-quoted (escapes skipped).
 STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 
+# A comment opener alone (`///`, `//!`, `#`, ` *`): a comment block's blank line, which like a
+# blank line tells no place and is the edited version of no other line.
+BARE_COMMENT = frozenset(("//", "///", "//!", "#", "*", "--"))
+
 
 def key(line: str) -> str:
     """What two lines must share to count as "the same line": text with whitespace collapsed."""

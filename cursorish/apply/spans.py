@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cursorish.apply.align import Index
 from cursorish.apply.blocks import declared_name
-from cursorish.apply.lines import indent_width, leading
+from cursorish.apply.lines import BARE_COMMENT, indent_width, leading
 
 _SIMILAR = 0.6
 _EDGE_WINDOW = 3
@@ -46,7 +46,7 @@ def similar(a: str, b: str, *, loose: bool = False) -> bool:
     if indent_width(a) != indent_width(b):
         return False
     x, y = a.strip(), b.strip()
-    if not x or not y:
+    if not x or not y or (x != y and (x in BARE_COMMENT or y in BARE_COMMENT)):
         return False
     prefix = _common_prefix(x, y)
     if prefix >= 8 and prefix >= 0.6 * min(len(x), len(y)):
@@ -245,11 +245,20 @@ def _other_block(keys: list[str], lines: list[str], index: Index, k: int, j: int
     return theirs is None or index.keys[theirs] != keys[opener]
 
 
+def _blank_pair(keys: list[str], index: Index, k: int, j: int) -> bool:
+    """Whether chunk line k and original line j are both blank, or the same bare comment line
+    (`///`): such lines join a match only with an equal telling line past them."""
+    if not keys[k]:
+        return index.blank[j]
+    return keys[k] == index.keys[j] and keys[k] in BARE_COMMENT
+
+
 def _extend_exact(
     keys: list[str], lines: list[str], index: Index, span: Span, bounds: tuple[int, int]
 ) -> None:
-    """Grow the matched run outward over equal lines; a blank run only joins the match when
-    an equal non-blank line follows it, or when it ends the chunk. Backward, a closer of a
+    """Grow the matched run outward over equal lines; a blank run (blank lines, or bare
+    comment lines like `///`) only joins the match when an equal telling line follows it, or
+    when it ends the chunk. Backward, a closer of a
     block the chunk opens with another line stops the growth."""
     lower, upper = bounds
     matched = span.matched
@@ -257,7 +266,7 @@ def _extend_exact(
     while k > 0 and j > lower:
         run = 0
         while (
-            k - run > 0 and j - run > lower and not keys[k - run - 1] and index.blank[j - run - 1]
+            k - run > 0 and j - run > lower and _blank_pair(keys, index, k - run - 1, j - run - 1)
         ):
             run += 1
         kk, jj = k - run, j - run
@@ -282,8 +291,7 @@ def _extend_exact(
         while (
             k + run + 1 < size
             and j + run + 1 < upper
-            and not keys[k + run + 1]
-            and index.blank[j + run + 1]
+            and _blank_pair(keys, index, k + run + 1, j + run + 1)
         ):
             run += 1
         kk, jj = k + run, j + run
