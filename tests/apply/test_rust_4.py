@@ -108,3 +108,39 @@ def test_bare_doc_line_joins_the_match_only_before_a_telling_line() -> None:
         )
     else:
         assert "comment goes on" in outcome.reason, outcome
+
+
+# A struct deriving `Debug` only; its doc comment above.
+POINT = """\
+use std::fmt;
+
+/// A point on the grid, by row and column.
+#[derive(Debug)]
+pub struct Point {
+    row: u32,
+    col: u32,
+}
+"""
+
+# The derive list grows; the sketch shows the doc comment and the new attribute only.
+MORE_DERIVES = """\
+// ... existing code ...
+/// A point on the grid, by row and column.
+#[derive(Clone, Copy, Debug, PartialEq)]
+// ... existing code ...
+"""
+
+
+def test_old_derive_left_beside_the_new_one_is_refused() -> None:
+    outcome = merge(POINT, MORE_DERIVES, path="point.rs")
+    assert not isinstance(outcome, Merged) or outcome.text.count("derive(") == 1, outcome
+
+
+def test_derived_twice_reads_each_item_apart() -> None:
+    from cursorish.apply.verify.rust_derives import _derived_twice
+
+    before = ["#[derive(Debug)]", "struct A;", "#[derive(Debug)]", "struct B;"]
+    after = ["#[derive(Debug, Clone)]", "#[derive(Debug)]", "struct A;", "struct B;"]
+    assert _derived_twice(before, before, "rust") is None
+    assert _derived_twice(before, after, "rust") is not None
+    assert _derived_twice(before, after, "go") is None

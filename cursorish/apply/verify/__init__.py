@@ -22,6 +22,7 @@ every change it makes is explained by the sketch:
 - a Go package the original imports once at most is not imported twice (`go_imports`);
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
+- a Rust item does not derive one trait twice where the original did not (`rust_derives`);
 - the result parses with no more syntax errors than the original.
 
 The package splits the checks by what they look at: `shape` (the sketch's chunks between
@@ -50,6 +51,7 @@ from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
+from cursorish.apply.verify.rust_derives import _derived_twice
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.rust_variants import _ungated_variant
 from cursorish.apply.verify.shape import _shape
@@ -106,6 +108,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _imported_and_declared(before, after, lang.name)
     if problem is None:
         problem = _ungated_variant(before, after, lang.name)
+    if problem is None:
+        problem = _derived_twice(before, after, lang.name)
     if problem is None and lang.has_grammar:
         problem = new_errors(original, result, lang.name, changed, aligned)
     return problem
