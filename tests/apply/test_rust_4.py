@@ -144,3 +144,46 @@ def test_derived_twice_reads_each_item_apart() -> None:
     assert _derived_twice(before, before, "rust") is None
     assert _derived_twice(before, after, "rust") is not None
     assert _derived_twice(before, after, "go") is None
+
+
+# `mem` imported and called through the import.
+SWAP = """\
+use std::fmt;
+use std::mem;
+
+pub fn swap_pair(a: &mut u32, b: &mut u32) {
+    mem::swap(a, b);
+}
+
+pub fn show(x: u32) -> String {
+    format!("{}", x)
+}
+"""
+
+# The import goes, the call names the full path: `std::mem::swap` does not use the binding.
+QUALIFY = """\
+use std::fmt;
+
+pub fn swap_pair(a: &mut u32, b: &mut u32) {
+    std::mem::swap(a, b);
+}
+// ... existing code ...
+"""
+
+
+def test_path_segment_is_no_use_of_a_removed_import() -> None:
+    outcome = merge(SWAP, QUALIFY, path="swap.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == SWAP.replace("use std::mem;\n", "").replace(
+        "    mem::swap", "    std::mem::swap"
+    )
+
+
+def test_removed_import_still_used_by_its_name_is_refused() -> None:
+    from cursorish.apply.verify.rust_uses import _orphaned_binding
+
+    before = SWAP.splitlines()
+    after = SWAP.replace("use std::mem;\n", "").splitlines()
+    assert _orphaned_binding(before, after, "rust") is not None
+    qualified = [line.replace("    mem::", "    std::mem::") for line in after]
+    assert _orphaned_binding(before, qualified, "rust") is None

@@ -81,7 +81,8 @@ def _orphaned_binding(before: list[str], after: list[str], lang: str) -> str | N
     gone = [name for name in imported_before if name not in bound_after]
     if not gone:
         return None
-    used = re.compile(rf"(?<![\w$.])({'|'.join(map(re.escape, gone))})(?![\w$])")
+    # After `::` a name is a path's segment (`core::mem::swap`), not the import's binding.
+    used = re.compile(rf"(?<![\w$.])(?<!::)({'|'.join(map(re.escape, gone))})(?![\w$])")
     local = _local_imports(after, gone)
     in_comment = False
     for r, line in enumerate(after):
