@@ -329,6 +329,10 @@ def _extend_similar(
     # The tail may already replace lines past its last match with its own edited lines: only
     # an original line sharing a word with the next sketch line then goes too (not `/// }`).
     consumed = span.b > matched[k1] + 1
+    # Once consumed, the lines after the last match are edits of the original lines after it,
+    # one for one at most: a sketch line does not rewrite two original lines (an import line
+    # like the next one, which shares `import` and `from` with it).
+    room = matched[k1] + sum(1 for line in lines[k1 + 1 :] if line.strip())
     while True:
         # Over blank lines the sketch and the original both have there (a new paragraph).
         run = 0
@@ -345,6 +349,8 @@ def _extend_similar(
         if run and not _same_start(lines[k], source[j]):
             return  # past blank lines, only a line that starts as the original one does
         if consumed and not set(_WORDS.findall(source[j])) & set(_WORDS.findall(lines[k])):
+            return
+        if consumed and j > room:
             return
         for x in range(run):
             matched[k1 + 1 + x] = span.b + x

@@ -1,0 +1,30 @@
+"""TypeScript and TSX (issue 17, round 6): rules found on a fresh set of TypeScript projects."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+
+IMPORTS = """\
+import { tokens } from './tokens'
+import { parse} from './parse';
+import { render } from './render'
+import { format } from './format'
+
+export function run(text: string): string {
+  return format(render(parse(tokens(text))))
+}
+"""
+
+
+def test_an_edited_last_import_before_a_marker_rewrites_one_import_not_two() -> None:
+    # The chunk's last line edits the import after its match; the import after that one looks
+    # like it too (`import { ... } from '...'`) but stays under the marker.
+    sketch = """\
+import { tokens } from './tokens'
+import { parse } from './parse'
+// ... rest of the file unchanged ...
+"""
+    result = merge(IMPORTS, sketch, path="run.ts")
+    assert isinstance(result, Merged)
+    assert result.text == IMPORTS.replace("import { parse} from './parse';", sketch.split("\n")[1])
