@@ -56,6 +56,34 @@ def similar(a: str, b: str, *, loose: bool = False) -> bool:
     return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= _SIMILAR
 
 
+# An import (or re-export) naming its module: `import { a } from 'm'`, `export * from 'm'`,
+# Python's `from m import a`; what it binds, and the module.
+_IMPORT_FROM = re.compile(r"^((?:import|export)\b.*?)\bfrom\s*(['\"])(.*?)\2")
+_PY_FROM = re.compile(r"^from\s+(\S+)\s+(import\b.*)")
+_IMPORT_WORDS = {"import", "export", "type", "as", "default", "from"}
+_NAMES = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _import_of(line: str) -> tuple[str, set[str]] | None:
+    """(module, names) of an import line that names its module, else None."""
+    match = _IMPORT_FROM.match(line)
+    if match:
+        return match.group(3), set(_NAMES.findall(match.group(1))) - _IMPORT_WORDS
+    match = _PY_FROM.match(line)
+    if match:
+        return match.group(1), set(_NAMES.findall(match.group(2))) - _IMPORT_WORDS
+    return None
+
+
+def _other_imports(x: str, y: str) -> bool:
+    """Whether two lines import from different modules with no name in common: two imports,
+    neither an edit of the other however alike they read."""
+    if not x.startswith(("import", "export", "from")) or not y.startswith(x[:4]):
+        return False
+    old, new = _import_of(x), _import_of(y)
+    return old is not None and new is not None and old[0] != new[0] and not old[1] & new[1]
+
+
 def _complete_tail(
     keys: list[str], lines: list[str], index: Index, span: Span, upper: int, after_marker: bool
 ) -> None:
@@ -108,7 +136,9 @@ def _complete_tail(
         k1 = max(matched)
         limit = min(upper, span.b + (last - k1))
         for j in range(span.b, limit):
-            if similar(lines[last], index.lines[j], loose=True):
+            if similar(lines[last], index.lines[j], loose=True) and not _other_imports(
+                lines[last].strip(), index.lines[j].strip()
+            ):
                 span.b = j + 1
                 break
 
@@ -345,6 +375,8 @@ def _extend_similar(
             run += 1
         k, j = k1 + run + 1, span.b + run
         if k >= len(lines) or j >= upper or not similar(lines[k], source[j]):
+            return
+        if _other_imports(lines[k].strip(), source[j].strip()):
             return
         if run and not _same_start(lines[k], source[j]):
             return  # past blank lines, only a line that starts as the original one does

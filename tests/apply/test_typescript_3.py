@@ -28,3 +28,33 @@ import { parse } from './parse'
     result = merge(IMPORTS, sketch, path="run.ts")
     assert isinstance(result, Merged)
     assert result.text == IMPORTS.replace("import { parse} from './parse';", sketch.split("\n")[1])
+
+
+def test_a_new_import_before_a_marker_replaces_no_import_of_another_module() -> None:
+    # Two imports of other modules binding other names read alike (`import { x } from './y'`)
+    # but neither is an edit of the other: the new one goes in, the next one stays.
+    sketch = """\
+// ... existing code ...
+import { tokens } from './tokens'
+import { lexer } from './lexers'
+// ... rest of the file unchanged ...
+"""
+    result = merge(IMPORTS, sketch, path="run.ts")
+    assert isinstance(result, Merged)
+    assert result.text == IMPORTS.replace(
+        "import { tokens } from './tokens'\n",
+        "import { tokens } from './tokens'\nimport { lexer } from './lexers'\n",
+    )
+
+
+def test_an_import_moved_to_another_module_still_replaces_its_original() -> None:
+    # The same name imported from another module: an edit of the old import line.
+    sketch = """\
+// ... existing code ...
+import { tokens } from './tokens'
+import { parse } from './parser'
+// ... rest of the file unchanged ...
+"""
+    result = merge(IMPORTS, sketch, path="run.ts")
+    assert isinstance(result, Merged)
+    assert result.text == IMPORTS.replace("import { parse} from './parse';", sketch.split("\n")[2])
