@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 IMPORTS = """\
 import { tokens } from './tokens'
@@ -58,3 +58,65 @@ import { parse } from './parser'
     result = merge(IMPORTS, sketch, path="run.ts")
     assert isinstance(result, Merged)
     assert result.text == IMPORTS.replace("import { parse} from './parse';", sketch.split("\n")[2])
+
+
+CLOCK = """\
+import { now } from './time'
+
+const fallback =
+  typeof performance !== 'undefined'
+    ? () => performance.now()
+    : now
+
+interface Sample {
+  at: number
+}
+
+export function measure(): Sample {
+  return { at: fallback() }
+}
+
+export function stamp(): number {
+  return now()
+}
+"""
+
+
+def test_an_unexported_const_left_without_its_last_use_is_refused() -> None:
+    # The sketch inlines the const's value; a marker keeps the const, whose last use went.
+    sketch = """\
+// ... existing code ...
+export function measure(): Sample {
+  return { at: typeof performance !== 'undefined' ? performance.now() : now() }
+}
+// ... existing code ...
+"""
+    result = merge(CLOCK, sketch, path="clock.ts")
+    assert isinstance(result, Refused)
+    assert "'fallback'" in result.reason
+
+
+def test_an_unexported_interface_left_without_its_last_use_is_refused() -> None:
+    sketch = """\
+// ... existing code ...
+export function measure(): { at: number } {
+  return { at: fallback() }
+}
+// ... existing code ...
+"""
+    result = merge(CLOCK, sketch, path="clock.ts")
+    assert isinstance(result, Refused)
+    assert "'Sample'" in result.reason
+
+
+def test_an_exported_const_may_lose_its_last_use_here() -> None:
+    original = CLOCK.replace("const fallback =", "export const fallback =")
+    sketch = """\
+// ... existing code ...
+export function measure(): Sample {
+  return { at: now() }
+}
+// ... existing code ...
+"""
+    result = merge(original, sketch, path="clock.ts")
+    assert isinstance(result, Merged)

@@ -11,7 +11,10 @@ _DEFINITION = {
     "python": re.compile(r"^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)"),
     "go": re.compile(r"^func\s+(?:\([^()]*\)\s*)?(\w+)|^type\s+(\w+)"),
     "rust": re.compile(r"^\s*(?:pub(?:\([\w ]+\))?\s+)?(?:const\s+|async\s+)*fn\s+(\w+)|^()"),
-    "typescript": re.compile(r"^(?:export\s+)?(?:async\s+)?function\*?\s+(\w+)|^()"),
+    "typescript": re.compile(
+        r"^(?:export\s+)?(?:async\s+)?function\*?\s+(\w+)"
+        r"|^(?:export\s+)?(?:const|let|class|interface|type|enum)\s+(\w+)\b(?!\s*,)"
+    ),
 }
 _DEFINITION["tsx"] = _DEFINITION["javascript"] = _DEFINITION["typescript"]
 
