@@ -120,3 +120,45 @@ export function measure(): Sample {
 """
     result = merge(original, sketch, path="clock.ts")
     assert isinstance(result, Merged)
+
+
+SERVER = """\
+import { Socket } from './net/socket'
+import { Server as NetServer } from './net/server'
+import type { Options } from './options'
+
+export function listen(options: Options): NetServer {
+  const server = new NetServer(options)
+  server.on('connection', (socket: Socket) => socket.resume())
+  return server
+}
+"""
+
+
+def test_a_name_imported_twice_by_the_merge_is_refused() -> None:
+    # The sketch merges two imports into one, and only the first line is read as replaced:
+    # the second import, kept, binds `NetServer` again.
+    sketch = """\
+import {
+  Socket,
+  Server as NetServer,
+} from './net'
+// ... rest of the file unchanged ...
+"""
+    result = merge(SERVER, sketch, path="server.ts")
+    assert isinstance(result, Refused)
+    assert "'NetServer' twice" in result.reason
+
+
+def test_an_import_moved_between_lines_with_the_old_one_gone_merges() -> None:
+    sketch = """\
+import type { Options } from './options'
+import { Socket } from './net/socket'
+import { Server as NetServer } from './net/server'
+
+export function listen(options: Options): NetServer {
+// ... rest of the file unchanged ...
+"""
+    result = merge(SERVER, sketch, path="server.ts")
+    assert isinstance(result, Merged)
+    assert result.text.count("Options } from") == 1
