@@ -162,3 +162,45 @@ export function listen(options: Options): NetServer {
     result = merge(SERVER, sketch, path="server.ts")
     assert isinstance(result, Merged)
     assert result.text.count("Options } from") == 1
+
+
+ROUTES = """\
+import { match } from './match'
+import { notFound } from './errors'
+
+export function route(path: string) {
+  const found = match(path)
+  if (!found) {
+    return notFound(path)
+  }
+  return found
+}
+"""
+
+
+def test_a_ts_import_kept_under_a_marker_after_its_last_use_went_is_refused() -> None:
+    sketch = """\
+import { match } from './match'
+// ... existing code ...
+  if (!found) {
+    return null
+  }
+// ... existing code ...
+"""
+    result = merge(ROUTES, sketch, path="routes.ts")
+    assert isinstance(result, Refused)
+    assert "notFound" in result.reason
+
+
+def test_a_ts_import_the_sketch_shows_stays_without_a_word() -> None:
+    sketch = """\
+import { match } from './match'
+import { notFound } from './errors'
+// ... existing code ...
+  if (!found) {
+    return null
+  }
+// ... existing code ...
+"""
+    result = merge(ROUTES, sketch, path="routes.ts")
+    assert isinstance(result, Merged)

@@ -58,6 +58,7 @@ from cursorish.apply.verify.shape import _shape
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
 from cursorish.apply.verify.ts_imported_twice import _imported_twice as _ts_imported_twice
 from cursorish.apply.verify.ts_imports import _orphaned_ts_import
+from cursorish.apply.verify.ts_stale_imports import _stale_ts_import
 
 __all__ = ["EDGE_CUT", "verify_merge", "verify_names"]
 
@@ -109,6 +110,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _imported_and_declared(before, after, lang.name)
     if problem is None:
         problem = _ts_imported_twice(before, after, lang.name)
+    if problem is None:
+        problem = _stale_ts_import(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
         problem = _ungated_variant(before, after, lang.name)
     if problem is None:
