@@ -58,6 +58,9 @@ def is_marker(line: str, lang: Language) -> bool:
     if body is None:
         return False
     has_dots = bool(_DOTS.search(body))
+    if has_dots and not _DOTS.search(_MARKUP.sub(" ", body)):
+        # The dots are code quoted in the comment (`{...}`, `...rest`), not an ellipsis.
+        has_dots = False
     words = re.sub(r"[^\w\s]", " ", body.lower().replace("…", " ")).split()
     text = " ".join(words)
     if has_dots and not words:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
+from cursorish.apply.languages import detect_language
+from cursorish.apply.markers import is_marker
 from cursorish.apply.result import Merged, Refused
 
 IMPORTS = """\
@@ -204,3 +206,11 @@ import { notFound } from './errors'
 """
     result = merge(ROUTES, sketch, path="routes.ts")
     assert isinstance(result, Merged)
+
+
+def test_dots_quoted_as_code_in_a_comment_make_no_marker() -> None:
+    # `{...}` and `...rest` are code the comment quotes, not an ellipsis standing for code.
+    ts = detect_language("a.ts")
+    assert not is_marker("  // Spread (`...rest`) keeps the other options here", ts)
+    assert not is_marker("// Braced (`{...}`) segments are more complex and are", ts)
+    assert is_marker("// ... existing `parse` code ...", ts)
