@@ -214,3 +214,28 @@ def test_dots_quoted_as_code_in_a_comment_make_no_marker() -> None:
     assert not is_marker("  // Spread (`...rest`) keeps the other options here", ts)
     assert not is_marker("// Braced (`{...}`) segments are more complex and are", ts)
     assert is_marker("// ... existing `parse` code ...", ts)
+
+
+def test_a_reading_that_imports_a_name_twice_is_no_rival() -> None:
+    # An import moved below two others, the sketch starting at the file's first line: the
+    # reading that puts the two before the old import (matched as the moved one) imports
+    # `Options` and `start` twice, which does not compile: no rival to the move.
+    original = """\
+import { clock } from './clock'
+import type { Options } from './options'
+import { start } from './start'
+
+export function boot(options: Options) {
+  return start(clock(), options)
+}
+"""
+    sketch = """\
+import type { Options } from './options'
+import { start } from './start'
+import { clock } from './clock'
+
+// ... unchanged ...
+"""
+    result = merge(original, sketch, path="boot.ts")
+    assert isinstance(result, Merged)
+    assert result.text == sketch.replace("// ... unchanged ...\n", original.split("\n\n", 1)[1])

@@ -109,10 +109,6 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
     if problem is None:
         problem = _imported_and_declared(before, after, lang.name)
     if problem is None:
-        problem = _ts_imported_twice(before, after, lang.name)
-    if problem is None:
-        problem = _stale_ts_import(before, after, lang.name, {x.strip() for x in lines})
-    if problem is None:
         problem = _ungated_variant(before, after, lang.name)
     if problem is None:
         problem = _derived_twice(before, after, lang.name)
@@ -141,6 +137,10 @@ def _name_problem(before: list[str], after: list[str], lang: str, shown: set[str
         problem = _orphaned_binding(before, after, lang)
     if problem is None:
         problem = _orphaned_ts_import(before, after, lang)
+    if problem is None:
+        problem = _ts_imported_twice(before, after, lang)
+    if problem is None:
+        problem = _stale_ts_import(before, after, lang, shown)
     if problem is None and lang in ("go", "python"):
         problem = _stale_import(before, after, lang, shown)
     if problem is None and lang == "go":
