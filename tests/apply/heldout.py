@@ -35,6 +35,12 @@ Issue 17's fourth round began with two more: `heldout-pairs-6.jsonl.gz` (attrs, 
 anyhow), measured before any tuning and then studied (its wrong merges showed what goes wrong
 on code never seen), and `heldout-pairs-7.jsonl.gz` (jinja, urfave/cli, got, http), only ever
 measured.
+Four one-language sets were each built by a helper that measured it before any change and then
+studied its wrong merges by kind (`LANGUAGE_SETS`): `heldout-pairs-8.jsonl.gz` Go (logrus, cast,
+validator, toml, mapstructure, go-multierror; fifth round), and from the sixth round
+`heldout-pairs-9.jsonl.gz` TypeScript/TSX (h3, trpc, TanStack router, redux-toolkit),
+`heldout-pairs-10.jsonl.gz` Rust (tracing, chrono, rand, walkdir, thiserror) and
+`heldout-pairs-11.jsonl.gz` Go (zap, testify, hcl, fiber).
 """
 
 from __future__ import annotations
@@ -57,6 +63,11 @@ UNSEEN_3 = DATA.with_name("heldout-pairs-4.jsonl.gz")
 MORE_SEEN = DATA.with_name("heldout-pairs-5.jsonl.gz")
 FOURTH_ROUND_STUDIED = DATA.with_name("heldout-pairs-6.jsonl.gz")
 UNSEEN_4 = DATA.with_name("heldout-pairs-7.jsonl.gz")
+GO_STUDIED = DATA.with_name("heldout-pairs-8.jsonl.gz")
+TYPESCRIPT_STUDIED = DATA.with_name("heldout-pairs-9.jsonl.gz")
+RUST_STUDIED = DATA.with_name("heldout-pairs-10.jsonl.gz")
+GO_STUDIED_2 = DATA.with_name("heldout-pairs-11.jsonl.gz")
+LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
 _WORDINGS = (

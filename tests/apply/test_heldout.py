@@ -18,6 +18,7 @@ from tests.apply.heldout import (
     CONTEXT_STYLES,
     DATA,
     FOURTH_ROUND_STUDIED,
+    LANGUAGE_SETS,
     MORE_SEEN,
     STYLES,
     UNSEEN,
@@ -170,3 +171,25 @@ def test_blankless_sketches_level_does_not_regress() -> None:
     # 142 and 58 before the fifth round).
     assert counts["exact"] >= 145
     assert counts["wrong"] <= 46
+
+
+# Each one-language set's floors (habits exact, wrong; context exact, wrong), at the level when
+# last measured: measured before any tuning, then studied (see heldout.py's docstring).
+LANGUAGE_FLOORS = {
+    "heldout-pairs-8.jsonl.gz": (429, 10, 124, 1),  # Go: 424/12, 121/2 before the sixth round
+    "heldout-pairs-9.jsonl.gz": (644, 10, 177, 1),  # TypeScript: 633/22, 174/1 at first
+    "heldout-pairs-10.jsonl.gz": (540, 20, 146, 3),  # Rust: 532/26, 144/4 at first
+    "heldout-pairs-11.jsonl.gz": (600, 21, 166, 2),  # Go: 597/25, 163/4 at first
+}
+
+
+@pytest.mark.parametrize("path", LANGUAGE_SETS, ids=lambda path: path.name)
+def test_one_language_set_level_does_not_regress(path: Path) -> None:
+    if not path.exists():
+        pytest.skip(f"{path.name} is not here")
+    exact, wrong, context_exact, context_wrong = LANGUAGE_FLOORS[path.name]
+    counts = outcomes(path)
+    assert sum(counts.values()) > 500
+    assert counts["exact"] >= exact and counts["wrong"] <= wrong
+    context = outcomes(path, CONTEXT_STYLES)
+    assert context["exact"] >= context_exact and context["wrong"] <= context_wrong
