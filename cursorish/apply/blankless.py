@@ -19,7 +19,7 @@ import itertools
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import indent_width
 from cursorish.apply.markers import is_marker
-from cursorish.apply.spans import similar
+from cursorish.apply.spans import _same_start, similar
 from cursorish.apply.structure import definitions
 
 _MIN_CODE_LINES = 2  # a one-line sketch has no spacing to drop
@@ -92,7 +92,9 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
             )
         if tag == "equal" or not any(line.strip() for line in new[j1:j2]):
             continue
-        if any(not line.strip() for line in old[i1:i2]):
+        if any(not line.strip() for line in old[i1:i2]) and not _whole_body(
+            after, head + j1, head + j2
+        ):
             return (
                 f"the sketch has no blank line at all, and its new lines (merged line "
                 f"{head + j1 + 1}) take the place of original lines {at + 1}-{head + i2} with "
@@ -121,6 +123,34 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 "unclear on which side of them, and with what spacing"
             )
     return None
+
+
+_OPENS_BLOCK = ("{", ":")
+# What goes on a statement at its own depth: its closer, or the next branch of it.
+_GOES_ON = ("}", ")", "]", "else", "elif", "except", "finally", "catch")
+
+
+def _whole_body(after: list[str], start: int, end: int) -> bool:
+    """Whether merged lines [start, end) are a block's whole body, between the line that opens
+    the block and the shallower line after it, written as one statement (its other lines
+    deeper, or its closer or next branch): a body of one statement has no place for a blank
+    line, so the blank lines of the body it replaces go with it."""
+    if start == 0 or end >= len(after):
+        return False
+    body = after[start:end]
+    opener, closer = after[start - 1], after[end]
+    if not all(line.strip() for line in body) or not opener.strip() or not closer.strip():
+        return False
+    depth = indent_width(body[0])
+    if not opener.rstrip().endswith(_OPENS_BLOCK) or indent_width(opener) >= depth:
+        return False
+    if indent_width(closer) >= depth:
+        return False
+    return all(
+        indent_width(line) > depth
+        or (indent_width(line) == depth and line.strip().startswith(_GOES_ON))
+        for line in body[1:]
+    )
 
 
 def _insert_spots(before: list[str], block: list[str], at: int) -> list[int]:
@@ -173,19 +203,22 @@ def respace(original: str, merged: str, lines: list[str], lang: Language) -> str
     (or ended), next to a line the merge keeps, with blank lines begin (or end) with those blank
     lines too, when the lines they replace are one paragraph (no blank line inside) or their
     first (last) new line reads as an edit of the first (last) line replaced; and a new
-    definition glued to its neighbour gets the file's own spacing (`_space_definitions`)."""
+    definition glued to its neighbour gets the file's own spacing (`_space_definitions`); a
+    new line at a marker that edits the line the marker keeps past blank lines takes that
+    line's place (`_edits_past_blanks`)."""
     code = _blankless_code(lines, lang) if _shows_no_blank(lines) else None
     if code is None:
         return merged
     before = original.split("\n")
     after = merged.split("\n")
+    known = {line.strip() for line in before}
+    _edits_past_blanks(lines, lang, known, after)
     # Cheap first: a blank line lost (the first rule), or a new line that opens a definition
     # (the second); a merge without either has nothing to respace.
     lost = sum(not line.strip() for line in after) < sum(not line.strip() for line in before)
-    known = {line.strip() for line in before}
     opens = any(line.strip() not in known and _opens(line) for line in code)
     if not lost and not opens:
-        return merged
+        return "\n".join(after)
     head, tail = _stretch(before, after)
     old = before[head : len(before) - tail]
     new = after[head : len(after) - tail]
@@ -214,6 +247,43 @@ def respace(original: str, merged: str, lines: list[str], lang: Language) -> str
     if opens:
         _space_definitions(before, out, fresh, lang)
     return "\n".join(out)
+
+
+def _edits_past_blanks(lines: list[str], lang: Language, known: set[str], after: list[str]) -> None:
+    """A new line a sketch without blank lines writes between a kept line and a marker (or a
+    marker and a kept line), merged next to that kept line, where blank lines and then an
+    original line it starts as (an edit of it) follow (precede) the kept line: the sketch
+    edits that line, the first (last) one the marker keeps, and the blank lines stay between;
+    a sketch that showed its spacing would have shown them. Rewrites `after` in place."""
+    shown = {line.strip() for line in lines}
+    for k in range(1, len(lines) - 1):
+        down = is_marker(lines[k + 1], lang) and not is_marker(lines[k - 1], lang)
+        up = is_marker(lines[k - 1], lang) and not is_marker(lines[k + 1], lang)
+        text = lines[k].strip()
+        if not (down or up) or not text or text in known:
+            continue
+        kept = lines[k - 1 if down else k + 1].strip()
+        pairs = [
+            r
+            for r in range(len(after) - 1)
+            if (after[r].strip(), after[r + 1].strip()) == ((kept, text) if down else (text, kept))
+        ]
+        if len(pairs) != 1 or not kept:
+            continue
+        r = pairs[0] + 1 if down else pairs[0]
+        step = 1 if down else -1
+        b = r + step
+        while 0 <= b < len(after) and not after[b].strip():
+            b += step
+        if b in (r + step, -1, len(after)):
+            continue
+        old = after[b]
+        if old.strip() not in known or old.strip() in shown:
+            continue
+        if indent_width(old) != indent_width(after[r]) or not _same_start(old, after[r]):
+            continue
+        after[b] = after[r]
+        del after[r]
 
 
 _NOT_CODE = ("#", "//", "/*", "*", "@")  # comments, attributes, decorators: part of what follows
