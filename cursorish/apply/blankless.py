@@ -73,8 +73,10 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
         return None  # the usual sketch, with blank lines: nothing split, nothing compared
     before = original.split("\n")
     # One joined place is enough where the sketch has no blank line at all, not even one
-    # before a marker (a sketch that shows its spacing would show the blank line it keeps).
-    if _joined_places(code, before) < (1 if _shows_no_blank(lines) else _JOINED):
+    # before a marker (a sketch that shows its spacing would show the blank line it keeps);
+    # none where it also has a marker: a sketch that elides code and still writes all its
+    # lines in one block shows nothing of the spacing, whether or not two of them show it.
+    if _joined_places(code, before) < _joins_needed(lines, lang):
         return None
     after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.
@@ -151,6 +153,14 @@ def _whole_body(after: list[str], start: int, end: int) -> bool:
         or (indent_width(line) == depth and line.strip().startswith(_GOES_ON))
         for line in body[1:]
     )
+
+
+def _joins_needed(lines: list[str], lang: Language) -> int:
+    """How many joined places make a sketch without blank lines read as one that dropped
+    them (see `blankless_doubt`)."""
+    if not _shows_no_blank(lines):
+        return _JOINED
+    return 0 if any(is_marker(line, lang) for line in lines) else 1
 
 
 def _insert_spots(before: list[str], block: list[str], at: int) -> list[int]:

@@ -78,8 +78,9 @@ fn size(path: &str) -> u64 {
 }
 """
 
+# A snippet without markers: a marked sketch with no blank line at all is refused wherever its
+# new lines meet blank lines (`test_blankless_4.py`), as it shows nothing of the spacing.
 EXISTS = """\
-// ... existing code ...
 fn size(path: &str) -> u64 {
     fs::metadata(path).unwrap().len()
 }

@@ -107,3 +107,39 @@ def test_a_body_rewritten_as_two_statements_is_still_doubted() -> None:
     outcome = merge(CONFIG, sketch, path="config.go")
     assert isinstance(outcome, Refused), outcome
     assert "with blank lines among them" in outcome.reason
+
+
+# A marked sketch with no blank line at all, none of whose lines the original spaces apart:
+# two new statements after `total`'s first line, in a function whose statements the original
+# spaces in groups. Where the blank lines go among them the sketch cannot tell.
+GROUPED = """\
+def total(items):
+    count = len(items)
+
+    result = 0
+    for item in items:
+        result += item
+
+    return result / count
+"""
+
+TWO_NEW = """\
+def total(items):
+    count = len(items)
+    if not count:
+        return 0.0
+    # ... existing code ...
+"""
+
+
+def test_a_marked_sketch_without_blank_lines_is_doubted_where_new_lines_meet_blank_ones() -> None:
+    outcome = merge(GROUPED, TWO_NEW, path="stats.py")
+    assert isinstance(outcome, Refused), outcome
+    assert "no blank line at all" in outcome.reason
+
+
+def test_the_same_sketch_showing_a_blank_line_merges() -> None:
+    sketch = TWO_NEW.replace("        return 0.0\n", "        return 0.0\n\n")
+    outcome = merge(GROUPED, sketch, path="stats.py")
+    assert isinstance(outcome, Merged), outcome
+    assert "        return 0.0\n\n    result = 0" in outcome.text

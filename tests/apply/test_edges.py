@@ -68,7 +68,8 @@ def test_a_sketch_that_stops_a_few_lines_short_of_either_edge_reaches_it() -> No
     assert head.text.startswith("import sys\n\n\ndef f():\n    return sys.argv\n")
     # No trailing marker, two lines below the last line shown: they go too.
     # (`os` stays in use: an import left without its last use would be a question of its own.)
-    tail = merge(original, "# ... existing code ...\ndef f():\n    return os.name\n", path="m.py")
+    # (The blank lines shown: a marked sketch with none at all would leave their spacing open.)
+    tail = merge(original, "# ... existing code ...\n\n\ndef f():\n    return os.name\n", path="m.py")
     assert isinstance(tail, Merged), tail
     assert tail.text.endswith("def f():\n    return os.name\n")
 

@@ -78,7 +78,6 @@ QUEUE = """export class Queue {
 			if (delay > 0) {
 				this.timer.unref();
 			}
-
 			this.emitter.on('stop', () => {
 				clearInterval(this.timer);
 			});
