@@ -50,10 +50,11 @@ def test_heldout_level_does_not_regress() -> None:
     counts = outcomes()
     total = sum(counts.values())
     assert total > 500
-    # 513 exact and 4 wrong of 650 when last measured (467 and 31 before issue 17's rounds,
-    # 481 and 24 before its third, 494 and 11 before its fourth, 500 and 5 before its fifth).
-    assert counts["exact"] / total >= 0.785
-    assert counts["wrong"] / total <= 0.0062
+    # 515 exact and 3 wrong of 650 when last measured (467 and 31 before issue 17's rounds,
+    # 481 and 24 before its third, 494 and 11 before its fourth, 500 and 5 before its fifth,
+    # 513 and 4 before its sixth).
+    assert counts["exact"] / total >= 0.79
+    assert counts["wrong"] / total <= 0.0047
 
 
 @pytest.mark.skipif(not UNSEEN.exists(), reason="the second held-out set is not here")
@@ -72,9 +73,9 @@ def test_context_style_level_does_not_regress() -> None:
     counts = outcomes(styles=CONTEXT_STYLES)
     total = sum(counts.values())
     assert total > 150
-    # 142 exact and 1 wrong of 160 when last measured (137 and 2 at the third round's start).
-    assert counts["exact"] / total >= 0.885
-    assert counts["wrong"] <= 1
+    # 143 exact and 0 wrong of 160 when last measured (137 and 2 at the third round's start).
+    assert counts["exact"] / total >= 0.89
+    assert counts["wrong"] == 0
 
 
 @pytest.mark.skipif(not MORE_SEEN.exists(), reason="the fifth held-out set is not here")
@@ -82,8 +83,8 @@ def test_werkzeug_pflag_hono_serde_level_does_not_regress() -> None:
     counts = outcomes(MORE_SEEN)
     total = sum(counts.values())
     assert total > 500
-    # 425 exact and 1 wrong of 555 when last measured (406 and 15 when the set came in).
-    assert counts["exact"] / total >= 0.763
+    # 427 exact and 1 wrong of 555 when last measured (406 and 15 when the set came in).
+    assert counts["exact"] / total >= 0.768
     assert counts["wrong"] / total <= 0.002
 
 
@@ -93,9 +94,10 @@ def test_last_unseen_projects_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_3)
     total = sum(counts.values())
     assert total > 550
-    # 470 exact and 17 wrong of 639 when last measured (458 and 39 before the third round).
-    assert counts["exact"] / total >= 0.735
-    assert counts["wrong"] / total <= 0.027
+    # 469 exact and 16 wrong of 639 when last measured (458 and 39 before the third round,
+    # 470 and 17 before the sixth, whose blank-less doubt turned 2 exact into refusals).
+    assert counts["exact"] / total >= 0.733
+    assert counts["wrong"] / total <= 0.026
 
 
 def test_every_style_writes_sketches_with_markers_the_engine_reads() -> None:
@@ -128,9 +130,9 @@ def test_second_unseen_projects_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_2)
     total = sum(counts.values())
     assert total > 350
-    # 278 exact and 23 wrong of 416 when last measured (244 and 36 before issue 17's rounds).
+    # 278 exact and 22 wrong of 416 when last measured (244 and 36 before issue 17's rounds).
     assert counts["exact"] / total >= 0.665
-    assert counts["wrong"] / total <= 0.056
+    assert counts["wrong"] / total <= 0.053
 
 
 @pytest.mark.skipif(not FOURTH_ROUND_STUDIED.exists(), reason="the sixth held-out set is not here")
@@ -139,12 +141,12 @@ def test_attrs_afero_zustand_anyhow_level_does_not_regress() -> None:
     counts = outcomes(FOURTH_ROUND_STUDIED)
     total = sum(counts.values())
     assert total > 600
-    # 511 exact and 6 wrong of 642 when last measured (493 and 12 before the fifth round).
-    assert counts["exact"] / total >= 0.795
+    # 515 exact and 6 wrong of 642 when last measured (493 and 12 before the fifth round).
+    assert counts["exact"] / total >= 0.80
     assert counts["wrong"] / total <= 0.0094
     context = outcomes(FOURTH_ROUND_STUDIED, CONTEXT_STYLES)
-    # 139 exact and 2 wrong of 160 (132 and 7 before the fourth round).
-    assert context["exact"] >= 139 and context["wrong"] <= 2
+    # 141 exact and 1 wrong of 160 (132 and 7 before the fourth round).
+    assert context["exact"] >= 141 and context["wrong"] <= 1
 
 
 @pytest.mark.skipif(not UNSEEN_4.exists(), reason="the seventh held-out set is not here")
@@ -153,12 +155,12 @@ def test_jinja_cli_got_http_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_4)
     total = sum(counts.values())
     assert total > 600
-    # 461 exact and 10 wrong of 623 when last measured (452 and 16 at the fourth round's start).
-    assert counts["exact"] / total >= 0.735
-    assert counts["wrong"] / total <= 0.017
+    # 467 exact and 7 wrong of 623 when last measured (452 and 16 at the fourth round's start).
+    assert counts["exact"] / total >= 0.749
+    assert counts["wrong"] / total <= 0.012
     context = outcomes(UNSEEN_4, CONTEXT_STYLES)
-    # 118 exact and 4 wrong of 151 (116 and 4 at the fourth round's start).
-    assert context["exact"] >= 117 and context["wrong"] <= 4
+    # 122 exact and 1 wrong of 151 (116 and 4 at the fourth round's start).
+    assert context["exact"] >= 122 and context["wrong"] <= 1
 
 
 def test_blankless_sketches_level_does_not_regress() -> None:
@@ -167,18 +169,19 @@ def test_blankless_sketches_level_does_not_regress() -> None:
     counts = outcomes(styles=styles)
     total = sum(counts.values())
     assert total > 200
-    # 146 exact and 46 wrong of 246 when last measured (145 and 71 before the blank-less check,
-    # 142 and 58 before the fifth round).
-    assert counts["exact"] >= 145
-    assert counts["wrong"] <= 46
+    # 143 exact and 20 wrong of 246 when last measured (145 and 71 before the blank-less check,
+    # 142 and 58 before the fifth round, 146 and 46 before the sixth, whose doubt of every
+    # marked sketch without a blank line refused 26 wrong merges for 3 exact).
+    assert counts["exact"] >= 143
+    assert counts["wrong"] <= 20
 
 
 # Each one-language set's floors (habits exact, wrong; context exact, wrong), at the level when
 # last measured: measured before any tuning, then studied (see heldout.py's docstring).
 LANGUAGE_FLOORS = {
     "heldout-pairs-8.jsonl.gz": (429, 10, 124, 1),  # Go: 424/12, 121/2 before the sixth round
-    "heldout-pairs-9.jsonl.gz": (644, 10, 177, 1),  # TypeScript: 633/22, 174/1 at first
-    "heldout-pairs-10.jsonl.gz": (540, 20, 146, 3),  # Rust: 532/26, 144/4 at first
+    "heldout-pairs-9.jsonl.gz": (639, 10, 176, 1),  # TypeScript: 633/22, 174/1 at first
+    "heldout-pairs-10.jsonl.gz": (538, 20, 146, 3),  # Rust: 532/26, 144/4 at first
     "heldout-pairs-11.jsonl.gz": (600, 21, 166, 2),  # Go: 597/25, 163/4 at first
 }
 
