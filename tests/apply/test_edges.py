@@ -69,7 +69,8 @@ def test_a_sketch_that_stops_a_few_lines_short_of_either_edge_reaches_it() -> No
     # No trailing marker, two lines below the last line shown: they go too.
     # (`os` stays in use: an import left without its last use would be a question of its own.)
     # (The blank lines shown: a marked sketch with none at all would leave their spacing open.)
-    tail = merge(original, "# ... existing code ...\n\n\ndef f():\n    return os.name\n", path="m.py")
+    sketch = "# ... existing code ...\n\n\ndef f():\n    return os.name\n"
+    tail = merge(original, sketch, path="m.py")
     assert isinstance(tail, Merged), tail
     assert tail.text.endswith("def f():\n    return os.name\n")
 
