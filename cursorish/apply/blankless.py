@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import itertools
+from collections import Counter
 
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import indent_width
@@ -83,8 +84,7 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
     head, tail = _stretch(before, after)
     old = before[head : len(before) - tail]
     new = after[head : len(after) - tail]
-    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(old, new):
         at = head + i1
         if tag == "delete" and not any(line.strip() for line in old[i1:i2]):
             return (
@@ -125,6 +125,74 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 "unclear on which side of them, and with what spacing"
             )
     return None
+
+
+def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes from `old` to `new`, diffed gap by gap between the lines each of them
+    holds once (a chain increasing in both): one diff of a whole file's stretch is quadratic in
+    its repeated lines (blank lines, closers), and a merge of chunks far apart spans the file."""
+    once_old = Counter(old)
+    once_new = Counter(new)
+    at_new = {line: j for j, line in enumerate(new) if once_new[line] == 1}
+    pairs = [
+        (i, at_new[line]) for i, line in enumerate(old) if once_old[line] == 1 and line in at_new
+    ]
+    ops: list[tuple[str, int, int, int, int]] = []
+    a = b = 0  # where the gap after the last anchor begins
+    run = (0, 0)  # where the equal run that ends at the gap began
+    for i, j in [*_increasing(pairs), (len(old), len(new))]:
+        if i == a and j == b and i < len(old):  # the next line of an equal run
+            a, b = i + 1, j + 1
+            continue
+        # The gap's own common ends need no diff: most gaps are all common ends.
+        head = 0
+        while a + head < i and b + head < j and old[a + head] == new[b + head]:
+            head += 1
+        if a + head == i and b + head == j and i < len(old):  # no gap: the run goes on
+            a, b = i + 1, j + 1
+            continue
+        tail = 0
+        while (
+            a + head < i - tail and b + head < j - tail and old[i - 1 - tail] == new[j - 1 - tail]
+        ):
+            tail += 1
+        a, b = a + head, b + head
+        if run[0] < a:
+            ops.append(("equal", run[0], a, run[1], b))
+        if a < i - tail or b < j - tail:
+            gap = difflib.SequenceMatcher(a=old[a : i - tail], b=new[b : j - tail], autojunk=False)
+            ops.extend(
+                (tag, a + i1, a + i2, b + j1, b + j2) for tag, i1, i2, j1, j2 in gap.get_opcodes()
+            )
+        run = (i - tail, j - tail)
+        a, b = i + 1, j + 1
+    if run[0] < len(old):
+        ops.append(("equal", run[0], len(old), run[1], len(new)))
+    return ops
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest chain of `pairs` (in increasing first order) whose second items increase."""
+    if all(x[1] < y[1] for x, y in itertools.pairwise(pairs)):
+        return pairs  # the usual merge: no line moved
+    tails: list[int] = []  # the second item ending the best chain of each length
+    ends: list[int] = []  # the index in `pairs` of that chain's last pair
+    before: list[int] = []
+    for k, (_, j) in enumerate(pairs):
+        at = bisect.bisect_left(tails, j)
+        if at == len(tails):
+            tails.append(j)
+            ends.append(k)
+        else:
+            tails[at] = j
+            ends[at] = k
+        before.append(ends[at - 1] if at else -1)
+    chain: list[tuple[int, int]] = []
+    k = ends[-1] if ends else -1
+    while k >= 0:
+        chain.append(pairs[k])
+        k = before[k]
+    return chain[::-1]
 
 
 _OPENS_BLOCK = ("{", ":")
@@ -185,16 +253,12 @@ def _insert_spots(before: list[str], block: list[str], at: int) -> list[int]:
 
 def _stretch(before: list[str], after: list[str]) -> tuple[int, int]:
     """The common head and tail (in lines) of two files: only the stretch between differs."""
-    head = 0
-    while head < min(len(before), len(after)) and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while (
-        tail < min(len(before), len(after)) - head
-        and before[len(before) - 1 - tail] == after[len(after) - 1 - tail]
-    ):
-        tail += 1
-    return head, tail
+    shorter = min(len(before), len(after))
+    pairs = zip(before, after, strict=False)
+    head = next((k for k, (x, y) in enumerate(pairs) if x != y), shorter)
+    ends = zip(reversed(before), reversed(after), strict=False)
+    tail = next((k for k, (x, y) in enumerate(ends) if x != y or k >= shorter - head), shorter)
+    return head, min(tail, shorter - head)
 
 
 def _blank_run(lines: list[str], start: int, step: int) -> list[str]:
@@ -266,6 +330,7 @@ def _edits_past_blanks(lines: list[str], lang: Language, known: set[str], after:
     edits that line, the first (last) one the marker keeps, and the blank lines stay between;
     a sketch that showed its spacing would have shown them. Rewrites `after` in place."""
     shown = {line.strip() for line in lines}
+    stripped: list[str] | None = None  # built once needed, again after an edit
     for k in range(1, len(lines) - 1):
         down = is_marker(lines[k + 1], lang) and not is_marker(lines[k - 1], lang)
         up = is_marker(lines[k - 1], lang) and not is_marker(lines[k + 1], lang)
@@ -273,11 +338,10 @@ def _edits_past_blanks(lines: list[str], lang: Language, known: set[str], after:
         if not (down or up) or not text or text in known:
             continue
         kept = lines[k - 1 if down else k + 1].strip()
-        pairs = [
-            r
-            for r in range(len(after) - 1)
-            if (after[r].strip(), after[r + 1].strip()) == ((kept, text) if down else (text, kept))
-        ]
+        if stripped is None:
+            stripped = [x.strip() for x in after]
+        first, second = (kept, text) if down else (text, kept)
+        pairs = [r for r in _rows(stripped, first) if stripped[r + 1 : r + 2] == [second]]
         if len(pairs) != 1 or not kept:
             continue
         r = pairs[0] + 1 if down else pairs[0]
@@ -294,6 +358,20 @@ def _edits_past_blanks(lines: list[str], lang: Language, known: set[str], after:
             continue
         after[b] = after[r]
         del after[r]
+        stripped = None
+
+
+def _rows(lines: list[str], text: str) -> list[int]:
+    """The rows of `lines` that are `text` (list.index scans at C speed: most files hold a
+    sketch's new line nowhere)."""
+    rows: list[int] = []
+    at = -1
+    while True:
+        try:
+            at = lines.index(text, at + 1)
+        except ValueError:
+            return rows
+        rows.append(at)
 
 
 _NOT_CODE = ("#", "//", "/*", "*", "@")  # comments, attributes, decorators: part of what follows

@@ -61,6 +61,18 @@ def _orphaned_import(before: list[str], after: list[str], lang: str) -> str | No
     return None
 
 
+class _CodeText:
+    """A file's text for counting a name outside its comment lines: the whole file's count
+    less the comment lines' (a `in` test first: most lines hold no comment)."""
+
+    def __init__(self, lines: list[str], comment: str) -> None:
+        self.text = "\n".join(lines)
+        self.notes = "\n".join(x for x in lines if comment in x and x.lstrip().startswith(comment))
+
+    def count(self, name: str) -> int:
+        return self.text.count(name) - self.notes.count(name)
+
+
 def _stale_import(before: list[str], after: list[str], lang: str, shown: set[str]) -> str | None:
     """An import a marker kept (the sketch does not show it) whose name the original used and
     the merged file uses nowhere: the sketch took out its last use, and whether the import goes
@@ -72,12 +84,11 @@ def _stale_import(before: list[str], after: list[str], lang: str, shown: set[str
     # Only a name that occurs fewer times than before can have lost its last use (comment
     # lines left out: a new comment may name the package whose last use the sketch took out).
     comment = "//" if lang == "go" else "#"
-    before_text = "\n".join(x for x in before if not x.lstrip().startswith(comment))
-    after_text = "\n".join(x for x in after if not x.lstrip().startswith(comment))
+    was, now = _CodeText(before, comment), _CodeText(after, comment)
     fewer = [
         name
         for name, line in kept.items()
-        if line not in shown and after_text.count(name) < before_text.count(name)
+        if line not in shown and now.count(name) < was.count(name)
     ]
     if not fewer:
         return None
