@@ -84,11 +84,11 @@ def _stale_import(before: list[str], after: list[str], lang: str, shown: set[str
     # Only a name that occurs fewer times than before can have lost its last use (comment
     # lines left out: a new comment may name the package whose last use the sketch took out).
     comment = "//" if lang == "go" else "#"
-    was, now = _CodeText(before, comment), _CodeText(after, comment)
+    code_then, code_now = _CodeText(before, comment), _CodeText(after, comment)
     fewer = [
         name
         for name, line in kept.items()
-        if line not in shown and now.count(name) < was.count(name)
+        if line not in shown and code_now.count(name) < code_then.count(name)
     ]
     if not fewer:
         return None
