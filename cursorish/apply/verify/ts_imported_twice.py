@@ -4,29 +4,14 @@ import was meant to replace the old one, which a marker kept."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
-from cursorish.apply.verify.ts_imports import _ts_import_names
-
-_SIDE_EFFECT = re.compile(r"import\s+['\"]")
+from cursorish.apply.verify.ts_imports import _statements
 
 
 def _import_counts(lines: list[str]) -> Counter[str]:
     """How many column-0 import statements bind each name."""
-    counts: Counter[str] = Counter()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.startswith("import ") or _SIDE_EFFECT.match(line):
-            i += 1
-            continue
-        end = i
-        while end < len(lines) - 1 and end - i < 200 and "from" not in lines[end]:
-            end += 1
-        counts.update(set(_ts_import_names("\n".join(lines[i : end + 1]))))
-        i = end + 1
-    return counts
+    return Counter(name for _, names in _statements(lines)[0] for name in set(names))
 
 
 def _imported_twice(before: list[str], after: list[str], lang: str) -> str | None:

@@ -6,30 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cursorish.apply.verify.ts_imports import _STRING, _ts_import_names
-
-_SIDE_EFFECT = re.compile(r"import\s+['\"]")
-
-
-def _statements(lines: list[str]) -> tuple[list[tuple[str, list[str]]], set[int]]:
-    """The column-0 import statements ((their first line stripped, the names they bind)) and
-    the rows they take."""
-    found: list[tuple[str, list[str]]] = []
-    rows: set[int] = set()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.startswith("import ") or _SIDE_EFFECT.match(line):
-            i += 1
-            continue
-        end = i
-        while end < len(lines) - 1 and end - i < 200 and "from" not in lines[end]:
-            end += 1
-        text = "\n".join(lines[i : end + 1])
-        found.append((line.strip(), _ts_import_names(text)))
-        rows.update(range(i, end + 1))
-        i = end + 1
-    return found, rows
+from cursorish.apply.verify.ts_imports import _STRING, _statements
 
 
 def _used(lines: list[str], rows: set[int], names: set[str]) -> set[str]:
