@@ -5,6 +5,7 @@ too is not said (generators and planners alike show a deletion by leaving the li
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 _DEFINITION = {
@@ -78,9 +79,11 @@ def _unused_definitions(
     definitions)."""
     before_text = "\n".join(before)
     after_text = "\n".join(after)
+    # A name can occur fewer times only where a line holding it went: the lines gone are few.
+    gone = "\n".join((Counter(before) - Counter(after)).elements())
     old: dict[str, tuple[int, int]] | None = None
     for name, span in _definitions(after, lang).items():
-        if after[span[0]].strip() in shown:
+        if after[span[0]].strip() in shown or name not in gone:
             continue
         if after_text.count(name) >= before_text.count(name):
             continue  # nothing of it went: cheap, and true of nearly every definition
