@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cursorish.planner.failures import CutReply, MalformedReply
+from cursorish.planner.failures import CutReply, MalformedReply, stream_ended_early
 from cursorish.planner.reply import PlannerReply, ToolCall, Usage
 
 OnText = Callable[[str], None]
@@ -75,6 +75,10 @@ async def streamed(
             chunk = await asyncio.wait_for(chunks.__anext__(), timeout_s)
         except StopAsyncIteration:
             break
+        except Exception as exc:
+            if stream_ended_early(exc):
+                break  # no finish reason came: the check below says so
+            raise
         reply_model = reply_model or getattr(chunk, "model", None)
         if getattr(chunk, "usage", None) is not None:
             usage_obj = chunk.usage

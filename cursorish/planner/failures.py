@@ -72,6 +72,17 @@ def classify(exc: BaseException) -> Failure:
     return Failure("other", status, f"{type(exc).__name__}: {detail}")
 
 
+# litellm 1.110 and later end a stream that closed without a finish reason with this error
+# (an httpx.RemoteProtocolError, wrapped as a connection error) instead of a made-up "stop".
+_ENDED_EARLY = "Stream ended before a finish_reason was received"
+
+
+def stream_ended_early(exc: BaseException) -> bool:
+    """Whether `exc` is litellm's word that a stream closed before its finish reason: what
+    came is part of an answer (or no event stream at all), not a connection that failed."""
+    return any(_ENDED_EARLY in str(e) for e in _chain(exc))
+
+
 def _chain(exc: BaseException) -> list[BaseException]:
     seen: list[BaseException] = []
     todo: list[BaseException | None] = [exc]

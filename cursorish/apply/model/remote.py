@@ -167,6 +167,7 @@ class RemoteApplyModel:
         on_token: Callable[[str], None] | None = None,
     ) -> str:
         """The raw answer text (streamed to `on_token`, tags removed, as it arrives)."""
+        from cursorish.planner.failures import stream_ended_early
         from cursorish.planner.litellm_loader import load_litellm
 
         litellm = load_litellm()
@@ -184,7 +185,8 @@ class RemoteApplyModel:
         except CursorishError:
             raise  # from `on_token`: the agent was cancelled, and says so itself
         except Exception as error:
-            raise self._failed(f"failed mid-stream: {self._explain(error)}") from None
+            if not stream_ended_early(error):  # that one: no finish reason came, see below
+                raise self._failed(f"failed mid-stream: {self._explain(error)}") from None
         # litellm makes up a finish reason when none came; its wrapper knows whether one did.
         if hasattr(response, "received_finish_reason"):
             sent = response.received_finish_reason or getattr(
