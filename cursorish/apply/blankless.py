@@ -144,7 +144,8 @@ def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, i
         if i == a and j == b and i < len(old):  # the next line of an equal run
             a, b = i + 1, j + 1
             continue
-        # The gap's own common ends need no diff: most gaps are all common ends.
+        # The gap's own common ends need no diff: most gaps are all common ends. (Walked in
+        # place: `_stretch` on each gap's slices cost 1 ms more at 2,500 lines.)
         head = 0
         while a + head < i and b + head < j and old[a + head] == new[b + head]:
             head += 1

@@ -442,7 +442,6 @@ def _after_previous(
         return []
     if any(p.b <= q.a for p in options[last - 1] for q in options[last]):
         return []
-    before = options[last]
     try:
         found = place(last, min(p.b for p in options[last - 1]))
     except RefusedMerge:
@@ -451,8 +450,7 @@ def _after_previous(
     found = [q for q in found if q.pairs and gaps.content(q.b, n) == 0]
     if not found:
         return []
-    options[last] = found
-    paths = _choose(sketch, options, index, gaps)
-    if not paths:
-        options[last] = before
+    paths = _choose(sketch, [*options[:last], found], index, gaps)
+    if paths:
+        options[last] = found
     return paths
