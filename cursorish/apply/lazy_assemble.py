@@ -52,6 +52,7 @@ from cursorish.apply.lines import (
     indent_style,
     indent_width,
     leading,
+    mixed_indent,
     reindent,
 )
 from cursorish.apply.spans import Span, dropped_blanks, refine
@@ -72,6 +73,8 @@ def _assemble(
     named = _Definitions(source.lines, lang)
     tabs, unit = indent_style(source.lines)
     sketch_tabs, sketch_unit = indent_style([line for c in sketch.chunks for line in c.lines])
+    if mixed_indent(source.lines):
+        sketch_tabs = tabs
     last = len(path) - 1
     spans: list[Span] = []
     doubts: list[str] = []

@@ -111,6 +111,20 @@ def indent_style(lines: list[str]) -> tuple[bool, int]:
     return tabs > spaces, unit
 
 
+def mixed_indent(lines: list[str]) -> bool:
+    """Whether the file indents real numbers of lines both with tabs and with spaces, as a Go
+    file whose raw string holds a space-indented script does: its majority style says nothing
+    about a given line, so a sketch line keeps the style it was written in."""
+    tabs = spaces = 0
+    for line in lines:
+        first = line[:1]
+        if first == "\t":
+            tabs += 1
+        elif first == " " and line.strip():
+            spaces += 1
+    return min(tabs, spaces) >= 10 and min(tabs, spaces) * 10 >= max(tabs, spaces)
+
+
 def convert_indent(line: str, *, to_tabs: bool, unit: int) -> str:
     """Re-express `line`'s leading whitespace in tabs (or spaces of `unit`)."""
     lead = leading(line)
