@@ -41,6 +41,8 @@ validator, toml, mapstructure, go-multierror; fifth round), and from the sixth r
 `heldout-pairs-9.jsonl.gz` TypeScript/TSX (h3, trpc, TanStack router, redux-toolkit),
 `heldout-pairs-10.jsonl.gz` Rust (tracing, chrono, rand, walkdir, thiserror) and
 `heldout-pairs-11.jsonl.gz` Go (zap, testify, hcl, fiber).
+The seventh round began with `heldout-pairs-12.jsonl.gz` (uvicorn, bubbletea, swr, reqwest; 50
+commits each), built by a helper that read only its totals: measured, never studied.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ GO_STUDIED = DATA.with_name("heldout-pairs-8.jsonl.gz")
 TYPESCRIPT_STUDIED = DATA.with_name("heldout-pairs-9.jsonl.gz")
 RUST_STUDIED = DATA.with_name("heldout-pairs-10.jsonl.gz")
 GO_STUDIED_2 = DATA.with_name("heldout-pairs-11.jsonl.gz")
+UNSEEN_5 = DATA.with_name("heldout-pairs-12.jsonl.gz")
 LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)

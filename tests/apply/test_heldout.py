@@ -25,6 +25,7 @@ from tests.apply.heldout import (
     UNSEEN_2,
     UNSEEN_3,
     UNSEEN_4,
+    UNSEEN_5,
     cases,
     pairs,
     sketch,
@@ -161,6 +162,20 @@ def test_jinja_cli_got_http_level_does_not_regress() -> None:
     context = outcomes(UNSEEN_4, CONTEXT_STYLES)
     # 122 exact and 1 wrong of 151 (116 and 4 at the fourth round's start).
     assert context["exact"] >= 122 and context["wrong"] <= 1
+
+
+@pytest.mark.skipif(not UNSEEN_5.exists(), reason="the twelfth held-out set is not here")
+def test_uvicorn_bubbletea_swr_reqwest_level_does_not_regress() -> None:
+    # Commits of uvicorn, bubbletea, swr and reqwest: built at the seventh round's start by a
+    # helper that read only the totals; never studied.
+    counts = outcomes(UNSEEN_5)
+    total = sum(counts.values())
+    assert total > 800
+    # 616 exact and 34 wrong of 818 at the seventh round's start.
+    assert counts["exact"] >= 616 and counts["wrong"] <= 34
+    context = outcomes(UNSEEN_5, CONTEXT_STYLES)
+    # 166 exact and 5 wrong of 200 at the seventh round's start.
+    assert context["exact"] >= 166 and context["wrong"] <= 5
 
 
 def test_blankless_sketches_level_does_not_regress() -> None:
