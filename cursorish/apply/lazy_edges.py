@@ -9,7 +9,7 @@ import difflib
 import itertools
 import re
 
-from cursorish.apply.align import MAX_GAP, STRONG, Index, Placement
+from cursorish.apply.align import MAX_GAP, STRONG, Index, Placement, fill
 from cursorish.apply.blocks import declared_name
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import (
@@ -417,7 +417,9 @@ def _bare_edges(sketch: LazySketch, path: list[Placement], source: list[str], in
     # Nothing else bounds an edge chunk: its outermost line must say where it is, once in the
     # file (a copy further out could be where it starts, the lines between deleted).
     if (index.count(key(head[shown_head[0]])) != 1 and not _held_on(first.pairs[:2], index)) or (
-        index.count(key(tail[shown_tail[-1]])) != 1 and not _held_on(final.pairs[-2:][::-1], index)
+        index.count(key(tail[shown_tail[-1]])) != 1
+        and not _held_on(final.pairs[-2:][::-1], index)
+        and not _tail_held(final, sketch.chunks[-1].keys, index, source)
     ):
         return False
     # A chunk that changes nothing within itself only shows a deletion at its outer edge.
@@ -425,6 +427,30 @@ def _bare_edges(sketch: LazySketch, path: list[Placement], source: list[str], in
         return False
     return any(line.strip() for line in source[: first.pairs[0][1]]) and any(
         line.strip() for line in source[final.pairs[-1][1] + 1 :]
+    )
+
+
+def _tail_held(place: Placement, keys: list[str], index: Index, source: list[str]) -> bool:
+    """Whether a last chunk's closing line, one the file repeats, is held where it is placed:
+    by the telling line it follows at once (among all the lines the chunk matches, not only
+    its anchors), or, a bare closer (`}`), by closing the block whose opening line the chunk
+    shows, a telling line found once in the file (no other copy closes that block)."""
+    pairs = fill(place, keys, index)
+    if _held_on(pairs[-2:][::-1], index):
+        return True
+    j = pairs[-1][1]
+    if not source[j].strip().startswith(("}", ")", "]")) or any(ch.isalnum() for ch in source[j]):
+        return False
+    depth = indent_width(source[j])
+    opener = j - 1
+    while opener >= 0 and (not source[opener].strip() or indent_width(source[opener]) > depth):
+        opener -= 1
+    return (
+        opener >= 0
+        and indent_width(source[opener]) == depth
+        and any(o == opener for _k, o in pairs)
+        and weight(index.keys[opener]) >= STRONG
+        and index.count(index.keys[opener]) == 1
     )
 
 

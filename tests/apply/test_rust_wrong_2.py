@@ -297,8 +297,22 @@ fn remove(path: &str) -> io::Result<()> {
     flush_all()
 """
 
-# `}` recurs everywhere: it holds on to nothing, even right next to a line found once.
+# `}` recurs everywhere: it holds on to nothing, even right next to a line found once...
 CLOSER_LAST = """\
+fn save(path: &str, text: &str) -> io::Result<()> {
+    let text = text.trim_end();
+    fs::write(path, text)?;
+    flush_all()
+}
+// ... existing code ...
+    let path = path.trim();
+    Ok(fs::metadata(path)?.len())
+}
+"""
+
+# ...but a `}` that closes the block whose opening line the chunk shows (found once) ends that
+# block: no other copy of it is where the sketch stops (round 7, test_refusals_6).
+CLOSER_OF_SHOWN = """\
 fn save(path: &str, text: &str) -> io::Result<()> {
     let text = text.trim_end();
     fs::write(path, text)?;
@@ -324,6 +338,16 @@ def test_recurring_edge_line_held_by_its_neighbour_leaves_the_edges_out() -> Non
 def test_recurring_closer_at_the_edge_holds_nothing() -> None:
     outcome = merge(STORE, CLOSER_LAST, path="store.rs")
     assert isinstance(outcome, Refused), outcome
+
+
+def test_closer_of_a_shown_block_at_the_edge_leaves_the_tail_out() -> None:
+    outcome = merge(STORE, CLOSER_OF_SHOWN, path="store.rs")
+    assert isinstance(outcome, Merged), outcome
+    wanted = STORE.replace("text.trim();", "text.trim_end();").replace(
+        "    Ok(fs::metadata(path)?.len())",
+        "    let path = path.trim();\n    Ok(fs::metadata(path)?.len())",
+    )
+    assert outcome.text == wanted
 
 
 # --- a comment paragraph cut short after a blank line ------------------------------------

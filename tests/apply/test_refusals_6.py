@@ -1,0 +1,38 @@
+"""Issue 17, round 7: refusals that are not ties, where the sketch tells its reading.
+
+Each test's sketch is made up.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+
+# Many small functions, so that a lone `}` occurs everywhere and anchors nothing by itself.
+FUNCS = "".join(
+    f"// Check{k} tells whether v is {k}.\nfunc Check{k}(v int) bool {{\n\treturn v == {k}\n}}\n\n"
+    for k in range(12)
+)
+GO = "package checks\n\n" + FUNCS
+
+
+def test_bare_edged_sketch_ending_on_a_closer_of_a_shown_function_keeps_the_file_end() -> None:
+    """A sketch without any edge marker, whose last chunk ends on the `}` closing a function
+    whose header it shows (a line found once), leaves out the rest of the file: that `}` is
+    where the function ends, so no other copy of `}` could be where the sketch stops."""
+    sketch = (
+        "// Check2 tells whether v is 2.\n"
+        "func Check2(v int) bool {\n"
+        "\treturn v == 2 || v == -2\n"
+        "}\n"
+        "// ... existing code ...\n"
+        "func Check5(v int) bool {\n"
+        "\treturn v == 5 || v == -5\n"
+        "}\n"
+    )
+    expected = GO.replace("\treturn v == 2\n", "\treturn v == 2 || v == -2\n").replace(
+        "\treturn v == 5\n", "\treturn v == 5 || v == -5\n"
+    )
+    result = merge(GO, sketch, path="checks.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
