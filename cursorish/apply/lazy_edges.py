@@ -54,7 +54,9 @@ def _to_blank_edges(
         while j > lower and source[j - 1].strip():
             j -= 1
         if j > lower and (
-            _old_version(source[j : span.a], new) or _comment_rewrite(source[j : span.a], new)
+            _old_version(source[j : span.a], new)
+            or _comment_rewrite(source[j : span.a], new)
+            or _line_for_line(source[j : span.a], new)
         ):
             span.a = j
     if markers[1] and last < len(lines) - 1 and last not in span.matched and span.b < upper:
@@ -63,7 +65,9 @@ def _to_blank_edges(
         while j < upper and source[j].strip():
             j += 1
         if j < upper and (
-            _old_version(source[span.b : j], new) or _statement_tail(source, span, j)
+            _old_version(source[span.b : j], new)
+            or _statement_tail(source, span, j)
+            or _line_for_line(source[span.b : j], new)
         ):
             span.b = j
     elif markers[1] and last == len(lines) - 1 and last not in span.matched and span.b < upper:
@@ -343,6 +347,24 @@ def _old_version(old: list[str], new: list[str]) -> bool:
         ):
             alike += 1
     return alike >= max(1, _OLD_VERSION * len(old))
+
+
+_FIRST_WORD = re.compile(r"\s*([A-Za-z_$][\w$]*)")
+
+
+def _line_for_line(old: list[str], new: list[str]) -> bool:
+    """Whether original lines are, line for line, an older version of as many new ones:
+    each pair at the same depth, opening with the same word (`case`, `return`, a name
+    assigned) and ending on the same character (`case "GET":` for `case http.MethodGet:`)."""
+    if not old or len(old) != len(new):
+        return False
+    for a, b in zip(old, new, strict=True):
+        x, y = _FIRST_WORD.match(a), _FIRST_WORD.match(b)
+        if indent_width(a) != indent_width(b) or not x or not y or x.group(1) != y.group(1):
+            return False
+        if a.rstrip()[-1:] != b.rstrip()[-1:]:
+            return False
+    return True
 
 
 def _comment_rewrite(old: list[str], new: list[str]) -> bool:

@@ -36,3 +36,46 @@ def test_bare_edged_sketch_ending_on_a_closer_of_a_shown_function_keeps_the_file
     result = merge(GO, sketch, path="checks.go")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+SWITCH = """package srv
+
+func handle(w Writer, r *Request) {
+\tswitch r.Method {
+
+\tcase "GET":
+\t\tcurrent := load()
+\t\twrite(w, current)
+
+\tcase "PUT":
+\t\tvar req payload
+\t\tdecode(r, &req)
+\t}
+}
+"""
+
+
+def test_blank_after_marker_then_new_lines_rewrite_the_lines_after_the_blank_line_for_line() -> (
+    None
+):
+    """A chunk that opens after a marker with a blank line and then a new line right before
+    its first match rewrites the original lines between the blank line above that match and
+    it, where they are as many, each opening with the same word and ending the same way
+    (`case "GET":` for `case http.MethodGet:`): the sketch's blank line is that blank line."""
+    sketch = (
+        "// ... existing code ...\n"
+        "\n"
+        "\tcase http.MethodGet:\n"
+        "\t\tcurrent := load()\n"
+        "// ... existing code ...\n"
+        "\n"
+        "\tcase http.MethodPut:\n"
+        "\t\tvar req payload\n"
+        "// ... existing code ...\n"
+    )
+    expected = SWITCH.replace('case "GET":', "case http.MethodGet:").replace(
+        'case "PUT":', "case http.MethodPut:"
+    )
+    result = merge(SWITCH, sketch, path="srv.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
