@@ -30,6 +30,7 @@ from cursorish.apply.lazy_edges import (
     _bare_edges,
     _closer_past_span,
     _closers_after_new_code,
+    _closers_before_span,
     _comment_before_next,
     _Definitions,
     _float_span,
@@ -120,6 +121,8 @@ def _assemble(
         if not place.inserted:
             _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
             _reach_shown_edges(chunk, span, index, (lower, upper), (before, after))
+            if before:
+                _closers_before_span(chunk, span, source.lines, lower)
             if after:
                 _comment_before_next(chunk, span, source.lines, upper)
         if span.a < lower:

@@ -452,6 +452,44 @@ def _bare_edges(sketch: LazySketch, path: list[Placement], source: list[str], in
     )
 
 
+_CLOSER_REACH = 12  # original lines a chunk's opening closer may reach back over
+
+
+def _closers_before_span(chunk: Chunk, span: Span, source: list[str], lower: int) -> None:
+    """A chunk after a marker that opens with a bare closer (`}`), written as a new line before
+    its first match, closes a block the original opened (no line of the chunk before it could
+    open one): where the original has the same closer (text and depth) a few lines above the
+    span, it is that closer, not a second copy of it (a block closed twice). The lines between
+    are the ones the chunk writes next to it (blank lines too), or, none of them blank and none
+    shallower, lines the chunk, running on from that closer, replaces."""
+    lines = chunk.lines
+    first = min(span.matched) if span.matched else len(lines)
+    shown = [k for k in range(first) if lines[k].strip()]
+    if not shown or shown[0] in span.matched:
+        return
+    k = shown[0]
+    text = lines[k].strip()
+    if text[0] not in "})]" or any(c.isalnum() for c in text):
+        return
+    depth = indent_width(lines[k])
+    j = span.a - 1
+    while j >= max(lower, span.a - _CLOSER_REACH):
+        if _same(lines[k], source[j]):
+            between = range(j + 1, span.a)
+            mirrored = [line.strip() for line in lines[k + 1 : k + 1 + len(between)]] == [
+                source[x].strip() for x in between
+            ]
+            if mirrored or all(
+                source[x].strip() and indent_width(source[x]) >= depth for x in between
+            ):
+                span.a = j
+                span.matched[k] = j
+            return
+        if source[j].strip() and indent_width(source[j]) < depth:
+            return
+        j -= 1
+
+
 def _tail_held(place: Placement, keys: list[str], index: Index, source: list[str]) -> bool:
     """Whether a last chunk's closing line, one the file repeats, is held where it is placed:
     by the telling line it follows at once (among all the lines the chunk matches, not only

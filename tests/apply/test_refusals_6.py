@@ -79,3 +79,64 @@ def test_blank_after_marker_then_new_lines_rewrite_the_lines_after_the_blank_lin
     result = merge(SWITCH, sketch, path="srv.go")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+NAMES = """package names
+
+func describe(u User) string {
+\tif u.First == "" {
+\t\treturn "nobody"
+\t}
+
+\t// we can to more here, with the other fields
+}
+"""
+
+
+def test_chunk_opening_with_the_closer_just_above_its_span_is_that_closer() -> None:
+    """A chunk after a marker that opens with a bare `}` and then rewrites the lines below it
+    is not a second `}` written under the original one (a block closed twice): where the
+    original has that same `}` just above the lines the chunk replaces (blank lines between
+    as the chunk writes them), the chunk starts on it."""
+    sketch = (
+        "\t// ... existing code ...\n\t}\n\n\t// we can do more here, with the other fields\n}\n"
+    )
+    expected = NAMES.replace("we can to more", "we can do more")
+    result = merge(NAMES, sketch, path="names.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+PARSE = """package runes
+
+func parse(s string) rune {
+\thex, err := strconv.ParseUint(s, 16, 32)
+\tif err != nil {
+\t\tpanic(err)
+\t}
+\t// NOTE: this check is odd and may go
+\tif !valid(string(rune(hex))) {
+\t\tpanic("invalid")
+\t}
+\treturn rune(hex)
+}
+"""
+
+
+def test_chunk_opening_with_a_closer_a_few_lines_above_replaces_the_lines_between() -> None:
+    """The same `}` a few lines above the span, with only lines as deep between and none of
+    them blank: the chunk runs on from that `}`, so the lines between go."""
+    sketch = (
+        "// ... existing code ...\n"
+        "\t}\n"
+        "\tif !utf8.ValidRune(rune(hex)) {\n"
+        '\t\tpanic("invalid")\n'
+        "// ... existing code ...\n"
+    )
+    expected = PARSE.replace(
+        "\t// NOTE: this check is odd and may go\n\tif !valid(string(rune(hex))) {\n",
+        "\tif !utf8.ValidRune(rune(hex)) {\n",
+    )
+    result = merge(PARSE, sketch, path="runes.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
