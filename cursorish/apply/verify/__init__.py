@@ -49,6 +49,7 @@ from cursorish.apply.verify.go_imports import _imported_twice
 from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
+from cursorish.apply.verify.kept_lookalike import _kept_lookalike
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
 from cursorish.apply.verify.rust_derives import _derived_twice
@@ -96,6 +97,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
                 problem = _replaced_neighbour(before, after, check.old_of, shown, lang.name)
             if problem is None:
                 problem = _deleted_comment(before, after, check.old_of, shown, lang.name)
+            if problem is None:
+                problem = _kept_lookalike(before, after, check.old_of, shown)
     if problem is None:
         problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
