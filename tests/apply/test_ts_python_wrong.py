@@ -67,3 +67,37 @@ def test_shown_neighbour_or_other_value_stands() -> None:
     assert _kept_lookalike(before, after, old_of, {"a = compute(first_value)"}) is None
     other = ["a = compute(first_value)", "b = compute(other_value)", "", "x = 1"]
     assert _kept_lookalike(before, other, old_of, set()) is None
+
+
+DOC_ORIGINAL = """/**
+ * Deprecated: use makeWidget('/path/to/widget') to build a widget instead.
+ */
+/**
+ * Deprecated: use makeWidget('/path/to/widget') to build a widget instead.
+ */
+/**
+ * Deprecated: use makeWidget('/old') to build a widget instead.
+ */
+export class Widget {
+  size = 1;
+}
+"""
+
+DOC_SKETCH = """// ...
+ * Deprecated: use makeWidget('/path/to/widget') to build a widget instead.
+ */
+export class Widget {
+// ...
+"""
+
+# The last copy's line rewritten into a third copy of the long line the original holds twice.
+DOC_THIRD_COPY = DOC_ORIGINAL.replace("makeWidget('/old')", "makeWidget('/path/to/widget')")
+
+
+def test_long_line_left_once_more_than_the_original_holds_is_refused() -> None:
+    """A long line the sketch shows once and the original holds more than once, left once more
+    than it was with an original copy right beside the sketch's, should have replaced it."""
+    problem = verify_merge(DOC_ORIGINAL, DOC_SKETCH, DOC_THIRD_COPY, path="widget.ts")
+    assert problem is not None and "beside" in problem
+    result = merge(DOC_ORIGINAL, DOC_SKETCH, path="widget.ts")
+    assert not (isinstance(result, Merged) and result.text == DOC_THIRD_COPY)

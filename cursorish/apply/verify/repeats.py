@@ -12,6 +12,7 @@ from cursorish.apply.verify.state import _CheckState
 
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
 _COPIED = 3  # telling lines kept beside their new copy elsewhere: a move, not an edit
+_LONG = 40  # a line this long the original repeats (a copied comment) is still telling
 _BESIDE = 6  # non-blank lines between a chunk and a copy of one of its lines that is 'beside' it
 
 
@@ -27,10 +28,12 @@ class _Repeats(_CheckState):
         counts_before = Counter(k for k in self.before_keys if k in telling)
         where: dict[str, list[int]] = {}
         for r, k in enumerate(self.after_keys):
-            if k in telling and counts_before.get(k) == 1:
+            if k in telling and (counts_before.get(k) == 1 or len(k) >= _LONG):
                 where.setdefault(k, []).append(r)
         for k, rows in where.items():
-            if len(rows) < 2:
+            # A long line the original holds more than once is left once more than it was.
+            count = counts_before.get(k, 0)
+            if len(rows) < 2 or (count != 1 and len(rows) != count + 1):
                 continue
             inside = [r for r in rows if r in chunk_of]
             outside = [r for r in rows if r not in chunk_of]
