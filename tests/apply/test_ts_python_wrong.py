@@ -5,6 +5,7 @@ from __future__ import annotations
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
 from cursorish.apply.verify import verify_merge
+from cursorish.apply.verify.comment_opener import _opener_over_code
 from cursorish.apply.verify.kept_lookalike import _kept_lookalike
 
 ORIGINAL = """import os
@@ -101,3 +102,19 @@ def test_long_line_left_once_more_than_the_original_holds_is_refused() -> None:
     assert problem is not None and "beside" in problem
     result = merge(DOC_ORIGINAL, DOC_SKETCH, path="widget.ts")
     assert not (isinstance(result, Merged) and result.text == DOC_THIRD_COPY)
+
+
+def test_new_comment_opener_over_original_code_is_refused() -> None:
+    """A new bare `/**` whose next line is kept original code (no comment body) opens a
+    comment over it: the sketch's `/**` was the original's own, the lines before it deleted."""
+    original = "// TODO: make it faster\n\n/**\n * Adds.\n */\nexport const add = 1;\n"
+    sketch = "/**\n// ... rest of the file unchanged ...\n"
+    wrong = "/**\n" + original
+    problem = verify_merge(original, sketch, wrong, path="add.ts")
+    assert problem is not None and "opens a comment" in problem
+    result = merge(original, sketch, path="add.ts")
+    assert not (isinstance(result, Merged) and result.text == wrong)
+    # A new opener over a kept comment body rewrites the comment's first line: it stands.
+    after = ["/**", " * Adds.", " */", "export const add = 1;"]
+    assert _opener_over_code(after, [-1, 1, 2, 3], "typescript") is None
+    assert _opener_over_code(["/**", "// TODO"], [-1, 0], "typescript") is not None

@@ -42,6 +42,7 @@ from cursorish.apply.syntax import Aligned, new_errors
 from cursorish.apply.textio import sketch_lines
 from cursorish.apply.verify.alignment import _lines
 from cursorish.apply.verify.check import _Check
+from cursorish.apply.verify.comment_opener import _opener_over_code
 from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deleted_comment import _deleted_comment
 from cursorish.apply.verify.deletions import EDGE_CUT
@@ -99,6 +100,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
                 problem = _deleted_comment(before, after, check.old_of, shown, lang.name)
             if problem is None:
                 problem = _kept_lookalike(before, after, check.old_of, shown)
+            if problem is None:
+                problem = _opener_over_code(after, check.old_of, lang.name)
     if problem is None:
         problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
