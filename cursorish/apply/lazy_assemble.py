@@ -189,7 +189,11 @@ def _assemble(
                 continue
             text = _as_file(line, tabs, unit, sketch_tabs, sketch_unit, delta)
             j = span.matched.get(k)
-            if j is not None and _same(text, source.lines[j]):
+            if (
+                j is not None
+                and _same(text, source.lines[j])
+                and not _retabbed(text, source.lines[j])
+            ):
                 pieces.append(source.original_piece(j))
                 kept.add(j)
             else:
@@ -282,6 +286,14 @@ def _neighbours(keys: list[str], k: int, matched: dict[int, int]) -> tuple[str, 
     up = next((x for x in range(k - 1, -1, -1) if keys[x]), -1)
     down = next((x for x in range(k + 1, len(keys)) if keys[x]), -1)
     return (keys[up] if up in matched else "", keys[down] if down in matched else "")
+
+
+def _retabbed(text: str, original: str) -> bool:
+    """Whether a sketch line of the original's width re-writes an indentation that puts a space
+    before a tab (`    \tx`) in either of them: no style conversion of ours writes one, so the
+    sketch's own bytes are the edit (a commit that cleans such indentation, or makes it)."""
+    lead, old = leading(text), leading(original)
+    return lead != old and (" \t" in lead or " \t" in old)
 
 
 def _as_file(

@@ -141,6 +141,13 @@ def reindent(line: str, delta: int, *, tabs: bool, unit: int) -> str:
     if not line.strip() or delta == 0:
         return line
     lead = leading(line)
+    if " \t" in lead:
+        # A space before a tab: no style's indentation. Shift it at its start, the rest kept.
+        step = "\t" * (abs(delta) // unit) if tabs and not abs(delta) % unit else " " * abs(delta)
+        if delta > 0:
+            return step + line
+        if lead.startswith(step):
+            return line[len(step) :]
     width = max(0, indent_width(lead, unit) + delta)
     if tabs:
         return "\t" * (width // unit) + " " * (width % unit) + line[len(lead) :]
