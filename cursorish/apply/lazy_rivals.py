@@ -139,11 +139,30 @@ def _settle(
     # still a reading the sketch may mean, so the one that parses is not the only one.
     every_reading = {text: (merged, "")}
     for m, why in others:
-        every_reading.setdefault(source.render(m.pieces), (m, why))
+        if not _drops_unmentioned(m, validate):
+            every_reading.setdefault(source.render(m.pieces), (m, why))
     parsing = _only_parsing(source, every_reading, lang) if sketch is not None else None
     if parsing is not None and _viable(parsing, validate) and plain_edit(source, sketch, parsing):
         return parsing
     return _most_like_an_edit(source, list(distinct.values()), lang, sketch)
+
+
+def _drops_unmentioned(alt: Merge, validate: Validate | None) -> bool:
+    """Whether the validator rejects a reading for deleting a whole definition the sketch
+    never mentions: a reading that drops code the sketch does not show is no reading of it,
+    so its parsing leaves the one other reading that parses the only one (a reading that
+    only loses a name is still one the sketch may mean)."""
+    from cursorish.apply.guard import UnmentionedDefinition  # guard imports lazy
+
+    if validate is None:
+        return False
+    try:
+        validate(alt)
+    except UnmentionedDefinition:
+        return True
+    except RefusedMerge:
+        return False
+    return False
 
 
 def _only_parsing(
