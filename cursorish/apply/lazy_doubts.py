@@ -131,7 +131,8 @@ def _empty_comment_bounds(chunk: Chunk, span: Span, index: Index, gone: list[int
     new line between them reads as its new version: an empty comment line recurs all through
     a comment, and one at the chunk's edge has no telling line beyond it to pin it, so matched
     at another copy the chunk keeps that line and only adds its own: which is meant is a
-    guess."""
+    guess. So too where the chunk's edge line is an empty comment line shown right by a
+    telling line (`_bare_edge_by`), the deleted line between them."""
     if not gone or len(span.matched) < 2:
         return []
     shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
@@ -139,7 +140,8 @@ def _empty_comment_bounds(chunk: Chunk, span: Span, index: Index, gone: list[int
     for (k1, j1), (k2, j2) in itertools.pairwise(anchors):
         if j2 - j1 < 2 or (k1 != shown[0] and k2 != shown[-1]):
             continue
-        if chunk.keys[k1] not in _EMPTY_COMMENT or chunk.keys[k2] not in _EMPTY_COMMENT:
+        bare = (chunk.keys[k1] in _EMPTY_COMMENT, chunk.keys[k2] in _EMPTY_COMMENT)
+        if not all(bare) and not _bare_edge_by(shown, (k1, k2), bare):
             continue
         lost = [j for j in gone if j1 < j < j2 and weight(index.keys[j]) >= STRONG]
         new = [chunk.keys[k] for k in range(k1 + 1, k2) if chunk.keys[k]]
@@ -148,11 +150,27 @@ def _empty_comment_bounds(chunk: Chunk, span: Span, index: Index, gone: list[int
             for j in lost
             for line in new
         ):
+            what = (
+                "two empty comment lines, which recur"
+                if all(bare)
+                else "an empty comment line, which recurs, and the line shown next to it"
+            )
             return [
-                f"{chunk.where()} delete original line {lost[0] + 1} between two empty "
-                "comment lines, which recur: unclear whether it goes or stays"
+                f"{chunk.where()} delete original line {lost[0] + 1} between {what}: unclear "
+                "whether it goes or stays"
             ]
     return []
+
+
+def _bare_edge_by(shown: list[int], pair: tuple[int, int], bare: tuple[bool, bool]) -> bool:
+    """Whether one of two chunk lines shown one right after the other is an empty comment line
+    at the chunk's edge (the other a telling line): the telling line pins the reading, but
+    nothing pins the empty one, which may be a copy elsewhere (the chunk placed at another
+    stretch) as well as the line before (after) the lines the merge deletes."""
+    k1, k2 = pair
+    if k1 not in shown or k2 not in shown or shown.index(k2) != shown.index(k1) + 1:
+        return False
+    return (bare[0] and k1 == shown[0]) or (bare[1] and k2 == shown[-1])
 
 
 def _closer_led_rename(chunk: Chunk, span: Span, source: list[str], gone: list[int]) -> list[str]:

@@ -95,3 +95,57 @@ def test_pasted_sketch_with_a_space_then_tab_indentation_keeps_its_bytes() -> No
     out = merge(clean, sketch, path="count.rs")
     assert isinstance(out, Merged), out
     assert out.text == _IMPL
+
+
+# Two doc comments ending on the same link line; the first one's link line is a broken
+# version of it. A chunk that shows `///`, the fixed link line and `#[derive(Debug)]` reads
+# as fixing the first comment, or as deleting the second comment's other link line (kept
+# between its `///` and the link line): the `///` pins neither.
+_DOCS = (
+    "/// A reader of [frame]s.\n"
+    "/// [frame] crate::frame::Frame\n"
+    "#[derive(Debug)]\n"
+    "pub struct Reader {\n"
+    "    inner: Inner,\n"
+    "}\n"
+    "\n"
+    "/// A writer of frames.\n"
+    "///\n"
+    "/// [sink]: std::io::Write\n"
+    "/// [frame]: crate::frame::Frame\n"
+    "#[derive(Debug)]\n"
+    "pub struct Writer {\n"
+    "    inner: Inner,\n"
+    "}\n"
+)
+
+
+def test_empty_doc_line_at_the_edge_does_not_pin_the_line_it_deletes() -> None:
+    sketch = (
+        "// ... existing code ...\n"
+        "///\n"
+        "/// [frame]: crate::frame::Frame\n"
+        "#[derive(Debug)]\n"
+        "// ... existing code ...\n"
+    )
+    out = merge(_DOCS, sketch, path="frames.rs")
+    assert not isinstance(out, Merged), out
+
+
+def test_empty_doc_line_at_the_edge_with_nothing_deleted_still_merges() -> None:
+    sketch = (
+        "// ... existing code ...\n"
+        "/// A writer of frames.\n"
+        "///\n"
+        "/// [sink]: std::io::Write\n"
+        "/// [frame]: crate::frame::Frame\n"
+        "/// [inner]: crate::Inner\n"
+        "#[derive(Debug)]\n"
+        "// ... existing code ...\n"
+    )
+    out = merge(_DOCS, sketch, path="frames.rs")
+    assert isinstance(out, Merged), out
+    assert out.text == _DOCS.replace(
+        "/// [frame]: crate::frame::Frame\n",
+        "/// [frame]: crate::frame::Frame\n/// [inner]: crate::Inner\n",
+    )
