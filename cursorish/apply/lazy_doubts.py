@@ -345,6 +345,8 @@ def _copied_doubts(
         if closer and _closer_alone(keys, matched, at, index, j, -1 if up else 1):
             continue
         before, after = _around(index, j)
+        if _verbatim_copy(keys, at, index, j) and _replaces_unique(index, kept, matched):
+            continue  # read over the copy the chunk changes nothing: no reading of an edit
         # A neighbour written new too (the line before it edited) says nothing either way.
         if a <= j < b and j in kept and up in ("", before) and down in ("", after):
             return [
@@ -352,6 +354,33 @@ def _copied_doubts(
                 f"(line {j + 1}) and the sketch's copy was placed elsewhere"
             ]
     return []
+
+
+def _verbatim_copy(keys: list[str], k: int, index: Index, j: int) -> bool:
+    """Whether the chunk (with these keys), read with its line k over original line j, is a
+    copy of the original there, line for line (blank lines aside): placed over that copy, it
+    would change nothing, so the copy is no place the sketch edits."""
+    for step in (-1, 1):
+        for ck, oj in side_by_side(keys, index, k, j, step):
+            if not 0 <= ck < len(keys):
+                break
+            if not 0 <= oj < len(index.keys) or keys[ck] != index.keys[oj]:
+                return False
+    return True
+
+
+def _replaces_unique(index: Index, kept: set[int], matched: dict[int, int]) -> bool:
+    """Whether every telling original line the chunk (its lines matched to these original
+    ones) replaces occurs once in the original: a replaced line the file repeats may be meant
+    at its other copy."""
+    if not matched:
+        return False
+    low, high = min(matched.values()), max(matched.values())
+    return all(
+        index.count(index.keys[j]) == 1
+        for j in range(low, high + 1)
+        if j not in kept and weight(index.keys[j]) >= STRONG
+    )
 
 
 def _kept_elsewhere(
