@@ -140,3 +140,51 @@ def test_chunk_opening_with_a_closer_a_few_lines_above_replaces_the_lines_betwee
     result = merge(PARSE, sketch, path="runes.go")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+FLAT = """package out
+
+func write(w Writer, entry *Entry) {
+\tdata, err := entry.Bytes()
+\tif err != nil {
+\t\treport("cannot read entry", err)
+\t} else {
+\t\t_, err = w.Write(data)
+\t\tif err != nil {
+\t\t\treport("cannot write entry", err)
+\t\t}
+\t}
+}
+""" + "".join(
+    f"\nfunc check{k}(v int) {{\n\tif v > {k} {{\n\t\tpanic(v)\n\t}}\n}}\n" for k in range(6)
+)
+
+
+def test_closers_ending_a_rewritten_block_opened_in_the_gap_are_the_nearest_ones() -> None:
+    """A chunk anchored before the lines it replaces by a line found once, that ends on bare
+    closers (`}` `}`), is placed by the block structure where the first closer ends a block
+    opened among the replaced lines (`} else {` flattened into an early return): that closer
+    is the one right after them, not any other copy of `}` in the file."""
+    sketch = (
+        "// ... existing code ...\n"
+        "\tif err != nil {\n"
+        '\t\treport("cannot read entry", err)\n'
+        "\t\treturn\n"
+        "\t}\n"
+        "\tif _, err = w.Write(data); err != nil {\n"
+        '\t\treport("cannot write entry", err)\n'
+        "\t}\n"
+        "}\n"
+        "// ... existing code ...\n"
+    )
+    old = (
+        "\t} else {\n\t\t_, err = w.Write(data)\n\t\tif err != nil {\n"
+        '\t\t\treport("cannot write entry", err)\n\t\t}\n\t}\n'
+    )
+    new = (
+        "\t\treturn\n\t}\n\tif _, err = w.Write(data); err != nil {\n"
+        '\t\treport("cannot write entry", err)\n\t}\n'
+    )
+    result = merge(FLAT, sketch, path="out.go")
+    assert isinstance(result, Merged), result
+    assert result.text == FLAT.replace(old, new)

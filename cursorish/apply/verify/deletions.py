@@ -107,8 +107,9 @@ class _Deletions(_CheckState):
         """Whether the bracket lines ending the chunk that starts at result row `head`
         (rows `first`..`last`) are placed by the block structure rather than by their copies:
         the last closes a block whose opening line the chunk shows, or the first closes the
-        block the gone lines sit in (all of them deeper), opened by a line with code on it
-        (not a bare `{` of a list entry, which could as well be new), after a chunk head
+        block the gone lines sit in (all of them deeper) or the one the first gone line opens
+        (the chunk rewrote its opening and body and kept its closer), opened by a line with code on
+        it (not a bare `{` of a list entry, which could as well be new), after a chunk head
         holding a line the original has once. Either way the nearest copy is the one meant."""
         rows = [r for r in range(first, last + 1) if self.after[r].strip()]
         if not rows or any(self.old_of[r] < 0 for r in rows):
@@ -130,7 +131,7 @@ class _Deletions(_CheckState):
                 return True
             if (
                 row == rows[0]
-                and opener < gone[0]
+                and opener <= gone[0]
                 and any(ch.isalnum() for ch in self.before[opener])
                 and self._holds_once(shown)
             ):
