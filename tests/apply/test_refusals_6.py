@@ -188,3 +188,53 @@ def test_closers_ending_a_rewritten_block_opened_in_the_gap_are_the_nearest_ones
     result = merge(FLAT, sketch, path="out.go")
     assert isinstance(result, Merged), result
     assert result.text == FLAT.replace(old, new)
+
+
+WATCH = """package watch
+
+func (w *Watcher) Start() {
+\tdone := make(chan bool)
+\tgo func() {
+\t\tgo func() {
+\t\t\tfor {
+\t\t\t\tw.poll()
+\t\t\t}
+\t\t}()
+
+\t\tif w.path != "" {
+\t\t\tw.add(w.path)
+\t\t}
+\t\tw.addAll(w.paths)
+\t\t<-done
+\t}()
+}
+""" + "".join(
+    f"\nfunc (w *Watcher) spin{k}() {{\n\tgo func() {{\n\t\tgo func() {{\n\t\t\tfor {{\n"
+    f"\t\t\t\tw.tick({k})\n\t\t\t}}\n\t\t}}()\n\t}}()\n}}\n"
+    for k in range(4)
+)
+
+
+def test_closers_before_the_gap_are_the_nearest_copy_when_a_line_found_once_ends_it() -> None:
+    """A chunk after a marker that opens with bare closers (`}` `}()`), then new code and a
+    line the original has once: the gap it replaces ends at that line, so the closers are
+    the nearest copy of them above it, where the gap's lines, all as deep, do not repeat
+    the last closer."""
+    sketch = (
+        "// ... existing code ...\n"
+        "func (w *Watcher) Start() {\n"
+        "\t// ... existing code ...\n"
+        "\t\t\t}\n"
+        "\t\t}()\n"
+        "\n"
+        "\t\tw.add(w.target())\n"
+        "\t\t<-done\n"
+        "\t}()\n"
+        "}\n"
+        "// ... existing code ...\n"
+    )
+    old = WATCH.split("\t\tif w.path")[1].split("\t\t<-done")[0]
+    expected = WATCH.replace("\t\tif w.path" + old, "\t\tw.add(w.target())\n")
+    result = merge(WATCH, sketch, path="watch.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected

@@ -75,7 +75,11 @@ class _Deletions(_CheckState):
             # Replaced by sketch lines in the same place, if that place is certain: a chunk
             # whose only lines before (after) the gap are brackets could sit at any of the
             # file's many copies of them.
-            if c1 is not None and self._bare_edge(spans[c1][0], r1, gone):
+            if (
+                c1 is not None
+                and self._bare_edge(spans[c1][0], r1, gone)
+                and not (c1 == c2 and self._ends_gap(spans[c1][0], r1, r2, spans[c2][1], gone))
+            ):
                 return self._bare(what, spans[c1][0], r1)
             if (
                 c2 is not None
@@ -137,6 +141,29 @@ class _Deletions(_CheckState):
             ):
                 return True
         return False
+
+    def _ends_gap(self, first: int, r1: int, r2: int, last: int, gone: list[int]) -> bool:
+        """Whether the bracket lines a chunk shows before the gap (rows `first`..`r1`) are the
+        nearest copy of them, the mirror of `_closes_gap`: the chunk's lines after the gap
+        hold a line the original has once (the gap's end is certain), the last bracket line
+        closes a block (not a bare `{` that could open a new entry), every gone line is as
+        deep as the last bracket line or deeper (the gap stays in the block around it), and
+        none of them reads as that line (no nearer copy of it was passed over)."""
+        rows = [r for r in range(first, r1 + 1) if self.after[r].strip()]
+        if not rows or any(self.old_of[r] < 0 for r in rows):
+            return False
+        after = {self.old_of[r] for r in range(r2, last + 1) if self.old_of[r] >= 0}
+        if not after or not self._holds_once(after):
+            return False
+        closer = self.before[self.old_of[rows[-1]]]
+        if not closer.strip().startswith(("}", ")", "]")) or closer.rstrip().endswith(
+            ("{", "(", "[")
+        ):
+            return False  # a bare `{` (`}, {`) could as well open a new entry
+        depth = _width(closer)
+        return all(_width(self.before[j]) >= depth for j in gone) and not any(
+            self.before[j].rstrip() == closer.rstrip() for j in gone
+        )
 
     def _bare_entry(self, span: tuple[int, int], r1: int, r2: int, gone: list[int]) -> bool:
         """Whether the gap's lines were replaced between bare brackets on both sides: the
