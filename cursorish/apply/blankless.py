@@ -73,6 +73,17 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
     if code is None:
         return None  # the usual sketch, with blank lines: nothing split, nothing compared
     before = original.split("\n")
+    # A marked sketch none of whose lines the original spaces apart (see `_spaced_anew`).
+    marked = any(is_marker(line, lang) for line in lines)
+    spaced = None
+    if marked and not _joined_places(code, before):
+        spaced = _spaced_anew(lines, lang, before, merged.split("\n"))
+    if spaced:
+        return (
+            f"the sketch has no blank line at all and writes {spaced!r} right after the line "
+            "before it, and the merge keeps an original blank line between them: a sketch "
+            "without blank lines cannot say whether it stays"
+        )
     # One joined place is enough where the sketch has no blank line at all, not even one
     # before a marker (a sketch that shows its spacing would show the blank line it keeps);
     # none where it also has a marker: a sketch that elides code and still writes all its
@@ -125,6 +136,57 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 "unclear on which side of them, and with what spacing"
             )
     return None
+
+
+def _spaced_anew(
+    lines: list[str], lang: Language, before: list[str], after: list[str]
+) -> str | None:
+    """A line the sketch writes right after another (no marker between) that the merge sets
+    apart from it with the blank line that, in the original, ended the lines between them,
+    which it deletes: whether that blank line goes with the lines it ended a sketch without
+    any blank line cannot say."""
+    pairs = {
+        (first.strip(), second.strip())
+        for first, second in itertools.pairwise(lines)
+        if first.strip()
+        and second.strip()
+        and not is_marker(first, lang)
+        and not is_marker(second, lang)
+    }
+    spaced = _pairs_past_blanks(after) & pairs
+    if not spaced:
+        return None
+    # (a line, the line past the blank line that ends the lines after it), the line no deeper
+    ended: set[tuple[str, str]] = set()
+    paragraph: list[str] = []
+    for k, line in enumerate(before):
+        if line.strip():
+            paragraph.append(line)
+            continue
+        if paragraph and k + 1 < len(before) and (after_blank := before[k + 1]).strip():
+            depth = indent_width(after_blank)
+            ended.update(
+                (first.strip(), after_blank.strip())
+                for first in paragraph[:-1]
+                if indent_width(first) <= depth
+            )
+        paragraph = []
+    return next((b for a, b in spaced if (a, b) in ended), None)
+
+
+def _pairs_past_blanks(text: list[str]) -> set[tuple[str, str]]:
+    """The pairs of lines (stripped) that `text` holds with only blank lines between them."""
+    pairs: set[tuple[str, str]] = set()
+    previous: str | None = None
+    gap = False
+    for line in text:
+        if not line.strip():
+            gap = previous is not None
+            continue
+        if gap and previous is not None:
+            pairs.add((previous.strip(), line.strip()))
+        previous, gap = line, False
+    return pairs
 
 
 def _opcodes(old: list[str], new: list[str]) -> list[tuple[str, int, int, int, int]]:

@@ -1,0 +1,67 @@
+"""Go wrong merges of round 7 (helper h60): blank lines and comment lines around edits."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+# A marked sketch without any blank line that writes two lines one after the other, where the
+# original had lines after the first that a blank line ended before the second: the merge
+# deletes those lines, and whether the blank line that ended them goes too the sketch, which
+# shows no blank line anywhere, cannot say.
+SHAPE = """\
+package shapes
+
+type Shape interface {
+	Area() float64
+	Scale(f float64)
+
+	Name() string
+}
+
+func Describe(s Shape) string {
+	return s.Name()
+}
+"""
+
+SHAPE_SKETCH = """\
+// ... existing code ...
+type Shape interface {
+	Area() float64
+	Name() string
+}
+// ... rest of the file unchanged ...
+"""
+
+
+def test_lines_deleted_with_the_blank_line_that_ended_them_unclear_is_refused() -> None:
+    outcome = merge(SHAPE, SHAPE_SKETCH, path="shapes.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "cannot say whether it stays" in outcome.reason
+
+
+def test_a_deleted_line_after_the_blank_line_leaves_it_in_place() -> None:
+    original = SHAPE.replace("\tScale(f float64)\n\n", "\n\tScale(f float64)\n")
+    outcome = merge(original, SHAPE_SKETCH, path="shapes.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "\tArea() float64\n\n\tName() string\n" in outcome.text
+
+
+def test_a_deleted_inner_block_end_keeps_the_blank_line_before_the_outer_code() -> None:
+    original = """\
+def total(items):
+    for item in items:
+        if item:
+            count(item)
+            log(item)
+
+    return len(items)
+"""
+    sketch = """\
+# ... existing code ...
+            count(item)
+    return len(items)
+"""
+    outcome = merge(original, sketch, path="shapes.py")
+    assert isinstance(outcome, Merged), outcome
+    assert "count(item)\n\n    return len(items)\n" in outcome.text
