@@ -546,6 +546,12 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
     k0 = max(kept)
     new = [k for k in range(k0 + 1, last + 1) if lines[k].strip()]
     replaced = j - (span.matched[k0] + 1)
+    if not replaced and new and chunk.keys[k0] in _EMPTY_COMMENT:
+        return [
+            f"{chunk.where()} end on a new comment paragraph at a marker, after an empty "
+            f"comment line that recurs, right before the original's next paragraph (original "
+            f"line {j + 1}): unclear whether an empty comment line parts the two"
+        ]
     if len(new) < 2 or replaced < 1 or len(new) <= replaced:
         return []  # lines only added, or as many old lines rewritten as the chunk writes
     return [

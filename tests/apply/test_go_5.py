@@ -65,3 +65,49 @@ def total(items):
     outcome = merge(original, sketch, path="shapes.py")
     assert isinstance(outcome, Merged), outcome
     assert "count(item)\n\n    return len(items)\n" in outcome.text
+
+
+# A chunk that ends, at a marker, on a new comment paragraph written after an empty comment
+# line it anchors, where the original's comment goes on with its next paragraph: the merge
+# glues the new paragraph to that one, while the empty comment line may as well be new, the
+# new paragraph going in before the original one, which still parts the two.
+DOC = """\
+package widget
+
+// Frob turns the widget.
+//
+// It spins the widget once.
+//
+// See also Spin.
+func Frob() {
+}
+"""
+
+
+def test_a_new_comment_paragraph_after_an_empty_comment_line_at_a_marker_is_refused() -> None:
+    sketch = """\
+// ... existing code ...
+// Frob turns the widget.
+//
+// It spins the widget once.
+//
+// It panics on a nil widget.
+// ... rest of the file unchanged ...
+"""
+    outcome = merge(DOC, sketch, path="widget.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "empty comment line parts the two" in outcome.reason
+
+
+def test_a_new_comment_line_ending_a_paragraph_at_a_marker_merges() -> None:
+    sketch = """\
+// ... existing code ...
+// Frob turns the widget.
+//
+// It spins the widget once.
+// It panics on a nil widget.
+// ... rest of the file unchanged ...
+"""
+    outcome = merge(DOC, sketch, path="widget.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "once.\n// It panics on a nil widget.\n//\n// See also Spin.\n" in outcome.text
