@@ -111,3 +111,57 @@ def test_a_new_comment_line_ending_a_paragraph_at_a_marker_merges() -> None:
     outcome = merge(DOC, sketch, path="widget.go")
     assert isinstance(outcome, Merged), outcome
     assert "once.\n// It panics on a nil widget.\n//\n// See also Spin.\n" in outcome.text
+
+
+# A Go local the merged file keeps declared with no read of it left in its function, while
+# the function read it in the original: Go does not compile it, though the name is read
+# elsewhere in the file (here a method's receiver of the same name).
+NAMES = """\
+package items
+
+type Item struct{ name string }
+
+func (it *Item) Name() string {
+	return it.name
+}
+
+func Names(items []*Item) []string {
+	var it *Item
+	out := []string{}
+	for _, x := range items {
+		it = x
+		out = append(out, it.Name())
+	}
+	return out
+}
+"""
+
+
+def test_a_local_left_unread_in_its_function_is_refused_though_read_elsewhere() -> None:
+    sketch = """\
+// ... existing code ...
+	for _, x := range items {
+		out = append(out, x.Name())
+	}
+	return out
+}
+"""
+    outcome = merge(NAMES, sketch, path="items.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "no longer uses 'it'" in outcome.reason
+
+
+def test_the_same_edit_deleting_the_declaration_merges() -> None:
+    sketch = """\
+// ... existing code ...
+func Names(items []*Item) []string {
+	out := []string{}
+	for _, x := range items {
+		out = append(out, x.Name())
+	}
+	return out
+}
+"""
+    outcome = merge(NAMES, sketch, path="items.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "var it" not in outcome.text
