@@ -75,8 +75,9 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
     before = original.split("\n")
     # A marked sketch none of whose lines the original spaces apart (see `_spaced_anew`).
     marked = any(is_marker(line, lang) for line in lines)
+    joined = _joined_places(code, before)
     spaced = None
-    if marked and not _joined_places(code, before):
+    if marked and not joined:
         spaced = _spaced_anew(lines, lang, before, merged.split("\n"))
     if spaced:
         return (
@@ -88,7 +89,7 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
     # before a marker (a sketch that shows its spacing would show the blank line it keeps);
     # none where it also has a marker: a sketch that elides code and still writes all its
     # lines in one block shows nothing of the spacing, whether or not two of them show it.
-    if _joined_places(code, before) < _joins_needed(lines, lang):
+    if joined < _joins_needed(lines, lang):
         return None
     after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.
@@ -153,17 +154,19 @@ def _spaced_anew(
         and not is_marker(first, lang)
         and not is_marker(second, lang)
     }
-    spaced = _pairs_past_blanks(after) & pairs
+    spaced = _pairs_past_blanks(after, pairs)
     if not spaced:
         return None
-    # (a line, the line past the blank line that ends the lines after it), the line no deeper
+    # (a line, the line past the blank line that ends the lines after it), the line no deeper;
+    # only for the second lines of `spaced`, so the walk stays a pass over the file
+    seconds = {b for _, b in spaced}
     ended: set[tuple[str, str]] = set()
     paragraph: list[str] = []
     for k, line in enumerate(before):
         if line.strip():
             paragraph.append(line)
             continue
-        if paragraph and k + 1 < len(before) and (after_blank := before[k + 1]).strip():
+        if paragraph and k + 1 < len(before) and (after_blank := before[k + 1]).strip() in seconds:
             depth = indent_width(after_blank)
             ended.update(
                 (first.strip(), after_blank.strip())
@@ -174,18 +177,18 @@ def _spaced_anew(
     return next((b for a, b in spaced if (a, b) in ended), None)
 
 
-def _pairs_past_blanks(text: list[str]) -> set[tuple[str, str]]:
-    """The pairs of lines (stripped) that `text` holds with only blank lines between them."""
+def _pairs_past_blanks(text: list[str], wanted: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The pairs of `wanted` (stripped lines) that `text` holds with only blank lines between
+    them."""
+    stripped = list(map(str.strip, text))
+    seconds = {b for _, b in wanted}
     pairs: set[tuple[str, str]] = set()
-    previous: str | None = None
-    gap = False
-    for line in text:
-        if not line.strip():
-            gap = previous is not None
-            continue
-        if gap and previous is not None:
-            pairs.add((previous.strip(), line.strip()))
-        previous, gap = line, False
+    for k in [k for k, line in enumerate(stripped) if line in seconds]:
+        j = k - 1
+        while j >= 0 and not stripped[j]:
+            j -= 1
+        if 0 <= j < k - 1 and (stripped[j], stripped[k]) in wanted:
+            pairs.add((stripped[j], stripped[k]))
     return pairs
 
 

@@ -74,7 +74,7 @@ def _assemble(
     named = _Definitions(source.lines, lang)
     tabs, unit = indent_style(source.lines)
     sketch_tabs, sketch_unit = indent_style([line for c in sketch.chunks for line in c.lines])
-    if mixed_indent(source.lines):
+    if tabs != sketch_tabs and mixed_indent(source.lines):
         sketch_tabs = tabs
     last = len(path) - 1
     spans: list[Span] = []
