@@ -74,11 +74,11 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
         return None  # the usual sketch, with blank lines: nothing split, nothing compared
     before = original.split("\n")
     # A marked sketch none of whose lines the original spaces apart (see `_spaced_anew`).
-    marked = any(is_marker(line, lang) for line in lines)
+    markers = [is_marker(line, lang) for line in lines]
     joined = _joined_places(code, before)
     spaced = None
-    if marked and not joined:
-        spaced = _spaced_anew(lines, lang, before, merged.split("\n"))
+    if any(markers) and not joined:
+        spaced = _spaced_anew(lines, markers, before, merged.split("\n"))
     if spaced:
         return (
             f"the sketch has no blank line at all and writes {spaced!r} right after the line "
@@ -89,7 +89,7 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
     # before a marker (a sketch that shows its spacing would show the blank line it keeps);
     # none where it also has a marker: a sketch that elides code and still writes all its
     # lines in one block shows nothing of the spacing, whether or not two of them show it.
-    if joined < _joins_needed(lines, lang):
+    if joined < _joins_needed(lines, any(markers)):
         return None
     after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.
@@ -140,19 +140,16 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
 
 
 def _spaced_anew(
-    lines: list[str], lang: Language, before: list[str], after: list[str]
+    lines: list[str], markers: list[bool], before: list[str], after: list[str]
 ) -> str | None:
     """A line the sketch writes right after another (no marker between) that the merge sets
     apart from it with the blank line that, in the original, ended the lines between them,
     which it deletes: whether that blank line goes with the lines it ended a sketch without
-    any blank line cannot say."""
+    any blank line cannot say. `markers[k]`: whether sketch line k is a marker."""
     pairs = {
-        (first.strip(), second.strip())
-        for first, second in itertools.pairwise(lines)
-        if first.strip()
-        and second.strip()
-        and not is_marker(first, lang)
-        and not is_marker(second, lang)
+        (lines[k].strip(), lines[k + 1].strip())
+        for k in range(len(lines) - 1)
+        if lines[k].strip() and lines[k + 1].strip() and not markers[k] and not markers[k + 1]
     }
     spaced = _pairs_past_blanks(after, pairs)
     if not spaced:
@@ -289,12 +286,12 @@ def _whole_body(after: list[str], start: int, end: int) -> bool:
     )
 
 
-def _joins_needed(lines: list[str], lang: Language) -> int:
-    """How many joined places make a sketch without blank lines read as one that dropped
-    them (see `blankless_doubt`)."""
+def _joins_needed(lines: list[str], marked: bool) -> int:
+    """How many joined places make a sketch without blank lines (with a marker where
+    `marked`) read as one that dropped them (see `blankless_doubt`)."""
     if not _shows_no_blank(lines):
         return _JOINED
-    return 0 if any(is_marker(line, lang) for line in lines) else 1
+    return 0 if marked else 1
 
 
 def _insert_spots(before: list[str], block: list[str], at: int) -> list[int]:

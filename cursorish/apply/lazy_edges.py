@@ -468,8 +468,7 @@ def _closers_before_span(chunk: Chunk, span: Span, source: list[str], lower: int
     if not shown or shown[0] in span.matched:
         return
     k = shown[0]
-    text = lines[k].strip()
-    if text[0] not in "})]" or any(c.isalnum() for c in text):
+    if not _bracket_closer(lines[k].strip()):
         return
     depth = indent_width(lines[k])
     j = span.a - 1
@@ -499,7 +498,7 @@ def _tail_held(place: Placement, keys: list[str], index: Index, source: list[str
     if _held_on(pairs[-2:][::-1], index):
         return True
     j = pairs[-1][1]
-    if not source[j].strip().startswith(("}", ")", "]")) or any(ch.isalnum() for ch in source[j]):
+    if not _bracket_closer(source[j].strip()):
         return False
     depth = indent_width(source[j])
     opener = j - 1

@@ -86,6 +86,28 @@ class SourceFile:
 
 def indent_style(lines: list[str]) -> tuple[bool, int]:
     """(uses tabs, indent unit in spaces) for a list of lines."""
+    tabs, spaces, widths = _indent_counts(lines)
+    unit = 4
+    if widths:
+        smallest = min(widths)
+        if smallest in (2, 4, 8):
+            unit = smallest
+        elif smallest == 3:
+            unit = 3
+    return tabs > spaces, unit
+
+
+def mixed_indent(lines: list[str]) -> bool:
+    """Whether the file indents real numbers of lines both with tabs and with spaces, as a Go
+    file whose raw string holds a space-indented script does: its majority style says nothing
+    about a given line, so a sketch line keeps the style it was written in."""
+    tabs, spaces, _widths = _indent_counts(lines)
+    return min(tabs, spaces) >= 10 and min(tabs, spaces) * 10 >= max(tabs, spaces)
+
+
+def _indent_counts(lines: list[str]) -> tuple[int, int, dict[int, int]]:
+    """How many lines start with a tab, how many non-blank ones with a space, and how many of
+    the latter indent to each width."""
     tabs = spaces = 0
     widths: dict[int, int] = {}
     for line in lines:
@@ -101,28 +123,7 @@ def indent_style(lines: list[str]) -> tuple[bool, int]:
             if rest.startswith("\t"):
                 width = indent_width(line)
             widths[width] = widths.get(width, 0) + 1
-    unit = 4
-    if widths:
-        smallest = min(widths)
-        if smallest in (2, 4, 8):
-            unit = smallest
-        elif smallest == 3:
-            unit = 3
-    return tabs > spaces, unit
-
-
-def mixed_indent(lines: list[str]) -> bool:
-    """Whether the file indents real numbers of lines both with tabs and with spaces, as a Go
-    file whose raw string holds a space-indented script does: its majority style says nothing
-    about a given line, so a sketch line keeps the style it was written in."""
-    tabs = spaces = 0
-    for line in lines:
-        first = line[:1]
-        if first == "\t":
-            tabs += 1
-        elif first == " " and line.strip():
-            spaces += 1
-    return min(tabs, spaces) >= 10 and min(tabs, spaces) * 10 >= max(tabs, spaces)
+    return tabs, spaces, widths
 
 
 def convert_indent(line: str, *, to_tabs: bool, unit: int) -> str:
