@@ -179,7 +179,7 @@ def _closes_anchor(
     one to its own closer. Only where the old body is not much longer than the new one: a
     sketch that leaves many lines out without a marker says nothing clear about them."""
     k1, last = ends
-    if not keys[last].startswith(_CLOSERS) or any(c.isalnum() for c in keys[last]):
+    if not _bare_closer(keys[last]):
         return None
     depth = indent_width(lines[k1])
     if indent_width(lines[last]) != depth:
@@ -230,6 +230,8 @@ def _foreign_closer(
 
 
 def _bare_closer(text: str) -> bool:
+    """Whether a line only closes: brackets and punctuation (`}`, `});`) or a JSX `</>`. Wider
+    than lazy_edges' bracket closer, which leaves JSX out."""
     return text.startswith(_CLOSERS) and not any(c.isalnum() for c in text)
 
 
@@ -261,7 +263,7 @@ def _other_block(keys: list[str], lines: list[str], index: Index, k: int, j: int
     """Whether chunk line k, a closer (`}`), closes a block the chunk opens itself with another
     line than the one original line j closes: growing the match over it would take the
     original's closer for the chunk's and drop one."""
-    if not keys[k].startswith(_CLOSERS) or any(c.isalnum() for c in keys[k]):
+    if not _bare_closer(keys[k]):
         return False
     depth = indent_width(lines[k])
     opener = next(
