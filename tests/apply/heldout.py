@@ -43,6 +43,8 @@ validator, toml, mapstructure, go-multierror; fifth round), and from the sixth r
 `heldout-pairs-11.jsonl.gz` Go (zap, testify, hcl, fiber).
 The seventh round began with `heldout-pairs-12.jsonl.gz` (uvicorn, bubbletea, swr, reqwest; 50
 commits each), built by a helper that read only its totals: measured, never studied.
+The eighth round began with `heldout-pairs-13.jsonl.gz` (marshmallow, lipgloss, TanStack query,
+axum; 50 commits each), built by a helper that read only its totals: measured, never studied.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ TYPESCRIPT_STUDIED = DATA.with_name("heldout-pairs-9.jsonl.gz")
 RUST_STUDIED = DATA.with_name("heldout-pairs-10.jsonl.gz")
 GO_STUDIED_2 = DATA.with_name("heldout-pairs-11.jsonl.gz")
 UNSEEN_5 = DATA.with_name("heldout-pairs-12.jsonl.gz")
+UNSEEN_6 = DATA.with_name("heldout-pairs-13.jsonl.gz")
 LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
