@@ -518,8 +518,30 @@ def _space_definitions(
             continue
         if not any(fresh[end : start + 1]):
             continue  # both the original's, glued as they were
+        if _glued_before(before, out[start]):
+            continue  # an edit of a definition the original glues to the code before it
         out[end + 1 : end + 1] = [blank] * next(iter(rule))
         fresh[end + 1 : end + 1] = [False] * next(iter(rule))
+
+
+def _glued_before(before: list[str], first: str) -> bool:
+    """Whether the original has the definition that starts with `first` (that very line, or
+    an edit of it: a long common start), at its depth, right after a line of code no shallower
+    (its own comments aside), and nowhere else: the file glues that definition to the code
+    before it, and rewriting it (`const f = a || b` written over several lines) does not
+    change that."""
+    depth = indent_width(first)
+    found = False
+    for j, line in enumerate(before):
+        if indent_width(line) != depth or not _same_start(line, first):
+            continue
+        k = j - 1
+        while k >= 0 and before[k].strip().startswith(_NOT_CODE):
+            k -= 1
+        if k < 0 or not before[k].strip() or indent_width(before[k]) < depth:
+            return False
+        found = True
+    return found
 
 
 def _shows_no_blank(lines: list[str]) -> bool:
