@@ -103,9 +103,17 @@ def _renamed(
         if not similar(header, old):
             continue
         words = set(re.findall(r"[A-Za-z_$][\w$]*", header))
-        if any(word not in names and word not in old for word in words):
+        fresh = [word for word in words if word not in names and word not in old]
+        # A new name that only lengthens the old one (`check` -> `check_empty`) names a
+        # variant written beside it, as often as a rename: the sketch does not tell which.
+        if fresh and not all(_lengthens(word, definition.name) for word in fresh):
             return True
     return False
+
+
+def _lengthens(word: str, name: str) -> bool:
+    """Whether `word` is `name` with more written after it (`limit_to_0` for `limit`)."""
+    return len(word) > len(name) and word.startswith(name)
 
 
 def _mentioned(definition: Definition, headers: list[str]) -> bool:

@@ -4,7 +4,7 @@ made-up example."""
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 EVENTS = """\
 import { noop } from './shared'
@@ -53,3 +53,46 @@ def test_rewritten_definitions_the_file_glues_stay_glued() -> None:
     outcome = merge(EVENTS, sketch, path="src/events.ts")
     assert isinstance(outcome, Merged), outcome
     assert outcome.text == EVENTS.replace(old, WRAPPED)
+
+
+LIMITS = """\
+use std::cmp;
+
+fn limit(n: usize) -> usize {
+    cmp::min(n, 10)
+}
+
+#[test]
+fn test_other() {
+    assert_eq!(limit(0), 0);
+}
+
+#[test]
+fn test_limit() {
+    use std::usize::MAX;
+    let cap = limit(3);
+    assert_eq!(cap, 3);
+    let big = limit(MAX);
+    assert!(big <= 10, "limit too high: {}", big);
+}
+"""
+
+
+def test_a_new_test_named_after_an_old_one_is_no_rename_of_it() -> None:
+    # `test_limit_of_zero` shares lines with `test_limit` and only lengthens its name: a
+    # variant written beside it as well as a rename, so the merge does not delete the old one
+    # on that guess.
+    sketch = (
+        "// ... existing code ...\n"
+        "\n"
+        "#[test]\n"
+        "fn test_limit_of_zero() {\n"
+        "    use std::usize::MAX;\n"
+        "    let big = limit(MAX - 1);\n"
+        '    assert!(big <= 10, "limit too high: {}", big);\n'
+        "}\n"
+    )
+    outcome = merge(LIMITS, sketch, path="src/limit.rs")
+    assert not isinstance(outcome, Merged) or "fn test_limit() {" in outcome.text
+    if isinstance(outcome, Refused):
+        assert "test_limit" in outcome.reason
