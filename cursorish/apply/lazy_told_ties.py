@@ -94,7 +94,8 @@ def _prose(line: str) -> bool:
 def _edits_alike(source: SourceFile, merge: Merge, common: set[int]) -> bool:
     """Whether the reading's own removed lines (those not every reading removes) read as
     edits of its new lines: each one not written again among them (moved) is nearly one of
-    them (a name renamed, a typo fixed), and there is such a line."""
+    them (a name renamed, a typo fixed) or the start of one (more written after it), and
+    there is such a line."""
     new = [line for line in _new_lines(merge) if line]
     same = set(new)
     own = [source.lines[j].strip() for j in sorted(merge.removed - common)]
@@ -104,7 +105,8 @@ def _edits_alike(source: SourceFile, merge: Merge, common: set[int]) -> bool:
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     for line in own:
         matcher.set_seq2(line)
-        if not any(_near(matcher, other) for other in new):
+        # A new line that begins with the removed one extends it (`>` to `> & T`): its edit.
+        if not any(other.startswith(line) or _near(matcher, other) for other in new):
             return False
     return True
 

@@ -96,3 +96,42 @@ def test_a_new_test_named_after_an_old_one_is_no_rename_of_it() -> None:
     assert not isinstance(outcome, Merged) or "fn test_limit() {" in outcome.text
     if isinstance(outcome, Refused):
         assert "test_limit" in outcome.reason
+
+
+HOOK = """\
+export interface Hook {
+  (
+    key: string,
+    options?: Options<
+      Data
+    >
+  ): Response<Data>
+  (
+    key: string,
+    options?: Options<
+      Data
+    > & { strict: true }
+  ): Response<Data>
+  (
+    key: string,
+    options?: Options<
+      Data
+    > & { strict: false }
+  ): Response<Data> | undefined
+}
+"""
+
+
+def test_a_new_line_that_extends_a_removed_one_is_an_edit_of_it_too() -> None:
+    # `> & { strict?: boolean }` may extend the bare `>` of the first signature as well as
+    # rewrite `> & { strict: true }` of the second: both readings edit what they remove, so
+    # neither wins the tie.
+    sketch = (
+        "// ... existing code ...\n"
+        "      Data\n"
+        "    > & { strict?: boolean }\n"
+        "  ): Response<Data>\n"
+        "// ... existing code ...\n"
+    )
+    outcome = merge(HOOK, sketch, path="src/hook.ts")
+    assert isinstance(outcome, Refused), outcome
