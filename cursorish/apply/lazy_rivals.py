@@ -173,7 +173,9 @@ def _only_parsing(
     that does not compile is no reading of an edit. Only where it reads at least as much like
     an edit as each broken one: a broken rival whose removed lines resemble the new ones more
     found the place the edit is meant for, only its shape there failed. Nor where it removes a
-    definition's header and declares that name nowhere: a guess that drops a definition."""
+    definition's header and declares that name nowhere: a guess that drops a definition. Nor
+    where it writes as new a telling line it keeps verbatim, which a broken rival matches to
+    the original line (`_copies_matched_line`)."""
     if not lang.has_grammar:
         return None
     original = source.render(source.original_pieces(0, len(source.lines)))
@@ -188,7 +190,24 @@ def _only_parsing(
     for text, (merge, _why) in distinct.items():
         if text != clean[0] and _resemblance(source, merge)[0] > like:
             return None
+    if _copies_matched_line(
+        source, winner, [m for text, (m, _why) in distinct.items() if text != clean[0]]
+    ):
+        return None
     return winner
+
+
+def _copies_matched_line(source: SourceFile, winner: Merge, others: list[Merge]) -> bool:
+    """Whether the reading writes as new code a telling line that it also keeps where the
+    original has it, while another reading matches that sketch line to the original one (does
+    not write it anew): the sketch's copy stands for the original line, and the reading that
+    leaves both reads it as more than the sketch says."""
+    new = {
+        text for line in winner.added if weight(" ".join((text := line.strip()).split())) >= STRONG
+    }
+    kept = {line.strip() for j, line in enumerate(source.lines) if j not in winner.removed}
+    new &= kept
+    return any(new - {line.strip() for line in other.added} for other in others)
 
 
 def plain_edit(source: SourceFile, sketch: LazySketch | None, merge: Merge) -> bool:

@@ -4,7 +4,12 @@ made-up example."""
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
+from cursorish.apply.languages import detect_language
+from cursorish.apply.lazy_rivals import _only_parsing
+from cursorish.apply.lazy_sketch import Merge
+from cursorish.apply.lines import SourceFile
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.syntax import new_errors
 
 EVENTS = """\
 import { noop } from './shared'
@@ -135,3 +140,38 @@ def test_a_new_line_that_extends_a_removed_one_is_an_edit_of_it_too() -> None:
     )
     outcome = merge(HOOK, sketch, path="src/hook.ts")
     assert isinstance(outcome, Refused), outcome
+
+
+LOADER = """\
+function load(config: Config) {
+  const cache = create(
+    provider(config.cache || defaultCache),
+    config
+  )
+  if (cache) {
+    config.cache = cache
+  }
+  return config
+}
+"""
+
+
+def test_the_only_reading_that_parses_does_not_win_by_copying_a_kept_line() -> None:
+    # The broken reading matches the sketch's `provider(...)` to the original line; the one
+    # that parses writes it anew over the `if` block and keeps the original's copy too: the
+    # sketch's copy stands for the original one, so parsing alone does not make that reading
+    # the edit.
+    source = SourceFile.from_text(LOADER)
+    lines = source.lines
+    new = [
+        "  const ref = create(",
+        "    provider(config.cache || defaultCache),",
+        "    config",
+        "  )",
+    ]
+    broken_rows = [lines[0], new[0], lines[1], lines[2], new[2], new[3], *lines[3:]]
+    broken = Merge([(x, None) for x in broken_rows], deleted=[], added=[new[0], *new[2:]])
+    parsing = Merge([(x, None) for x in lines[:5] + new + lines[8:]], deleted=[5, 6, 7], added=new)
+    readings = {source.render(m.pieces): (m, "a tie") for m in (broken, parsing)}
+    assert new_errors(LOADER, source.render(broken.pieces), "typescript")
+    assert _only_parsing(source, readings, detect_language("src/loader.ts")) is None
