@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from cursorish.apply.dropped_definitions import dropped_with_last_use
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import RefusedMerge
 from cursorish.apply.lines import SourceFile, key, weight
@@ -72,6 +73,8 @@ def check_deletions(
             continue
         still_used = _named_anywhere(definition.name, [*sketch, merged])
         if not still_used and _renamed(definition, source.lines, headers, names, gone):
+            continue
+        if not still_used and dropped_with_last_use(definition, source.lines, sketch, gone, lang):
             continue
         raise UnmentionedDefinition(
             f"the merge would delete {definition.kind.replace('_', ' ')} "
