@@ -41,6 +41,7 @@ from cursorish.apply.lazy_edges import (
     _tail_end,
     _to_blank_edges,
 )
+from cursorish.apply.lazy_entries import new_entry
 from cursorish.apply.lazy_sketch import (
     Chunk,
     LazySketch,
@@ -104,6 +105,7 @@ def _assemble(
                 (lower, upper),
                 (before, after, next_indent),
             )
+            new_entry(chunk, span, index)
             if before:
                 joined_statement_before(keys, chunk.lines, span, index, lower)
             if after:

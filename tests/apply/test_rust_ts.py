@@ -75,8 +75,9 @@ export const shelf = () => {
 }
 """
 
-# A new first entry: its `{` and `},` are bare brackets, so whether it replaces the old first
-# entry or goes in before it is not told by the brackets.
+# A new first entry: its `{` and `},` are bare brackets, so the brackets alone do not tell
+# whether it replaces the old first entry or goes in before it; the separator (`},` `{`) the
+# sketch writes after it does: a new entry goes in, the old one stays (lazy_entries).
 ENTRIES_SKETCH = """\
 export const shelf = () => {
   const books = [
@@ -92,7 +93,9 @@ export const shelf = () => {
 
 def test_bare_entry_brackets_do_not_place_a_replacement() -> None:
     outcome = merge(ENTRIES, ENTRIES_SKETCH, path="shelf.ts")
-    assert isinstance(outcome, Refused), outcome
+    assert isinstance(outcome, Merged), outcome
+    new = '    {\n      title: "Ubik",\n      author: "Dick",\n      year: 1969,\n    },\n'
+    assert outcome.text == ENTRIES.replace("  const books = [\n", "  const books = [\n" + new)
 
 
 CACHE_RS = """\

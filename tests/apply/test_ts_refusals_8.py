@@ -107,3 +107,97 @@ def test_nested_helper_replaced_by_new_lines_between_shown_lines_goes() -> None:
     result = merge(NOTES, sketch, path="notes.py")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+PLANETS = """export interface Planet {
+  name: string;
+  moons: number;
+  rings: boolean;
+}
+
+export const planets: Planet[] = [
+  {
+    name: "Mercury",
+    moons: 0,
+    rings: false,
+  },
+  {
+    name: "Venus",
+    moons: 0,
+    rings: false,
+  },
+  {
+    name: "Earth",
+    moons: 1,
+    rings: false,
+  },
+  {
+    name: "Mars",
+    moons: 2,
+    rings: false,
+  },
+];
+
+export function ringed(): Planet[] {
+  return planets.filter((planet) => planet.rings);
+}
+"""
+
+JUPITER = '    name: "Jupiter",\n    moons: 95,\n    rings: true,\n'
+
+
+def test_new_entry_after_a_separator_goes_before_the_entry_it_anchors() -> None:
+    """A chunk that shows a separator (`},` `{`), a new entry's body and then the separator
+    before an entry it shows by name inserts the new entry right before that one: matching
+    its first separator one entry earlier would rewrite the whole body of the entry between,
+    lines the sketch never shows."""
+    sketch = (
+        "// ... existing code ...\n"
+        "  },\n"
+        "  {\n" + JUPITER + "  },\n"
+        "  {\n"
+        '    name: "Mars",\n'
+        "    moons: 2,\n"
+        "// ... existing code ...\n"
+    )
+    expected = PLANETS.replace(
+        '  {\n    name: "Mars"', "  {\n" + JUPITER + '  },\n  {\n    name: "Mars"'
+    )
+    result = merge(PLANETS, sketch, path="planets.ts")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+def test_new_first_entry_ending_on_a_separator_goes_before_the_old_first_entry() -> None:
+    """A chunk that anchors a list's opening line, then writes a new entry and ends on the
+    separator (`},` `{`) before a marker, puts the new entry first: the old first entry, whose
+    lines the marker stands for, stays whole."""
+    sketch = (
+        "export const planets: Planet[] = [\n"
+        "  {\n" + JUPITER + "  },\n"
+        "  {\n"
+        "    // ... existing code ...\n"
+    )
+    expected = PLANETS.replace("= [\n  {\n", "= [\n  {\n" + JUPITER + "  },\n  {\n")
+    result = merge(PLANETS, "// ... existing code ...\n" + sketch, path="planets.ts")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+def test_entry_rewritten_between_its_own_brackets_is_still_an_edit() -> None:
+    """Where the chunk shows no separator on either side (only the entry's own `{` after a
+    line with words, and its `},`), the new lines rewrite that entry: no new entry is read."""
+    sketch = (
+        "// ... existing code ...\n"
+        "export const planets: Planet[] = [\n"
+        "  {\n"
+        '    name: "Hermes",\n'
+        "    moons: 0,\n"
+        "    rings: true,\n"
+        "  },\n"
+        "// ... existing code ...\n"
+    )
+    result = merge(PLANETS, sketch, path="planets.ts")
+    if isinstance(result, Refused):
+        return  # a refusal is fine; an inserted entry would not be
+    assert '"Mercury"' not in result.text
