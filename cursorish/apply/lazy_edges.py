@@ -556,6 +556,12 @@ def _head_start(chunk: Chunk, span: Span, source: list[str], bare: bool = False)
     if not lead and (bare or _line_kind(source[head[-1]]) in ("comment", "string")):
         return span.a  # a docstring or header comment, or a sketch without edge markers
     if not lead and len(head) <= EDGE_LINES:
+        if _package_before(chunk, source, head):
+            raise RefusedMerge(
+                f"{chunk.where()} start at original line {span.a + 1}, below the Go package "
+                "clause, with no marker before them: a Go file keeps its package clause, so "
+                "the sketch does not reach the file's start, and what it keeps there is unclear"
+            )
         return 0  # a sketch this close to the file's start reaches it
     if not lead:
         raise RefusedMerge(
@@ -575,6 +581,18 @@ def _head_start(chunk: Chunk, span: Span, source: list[str], bare: bool = False)
             f"original line {span.a + 1}"
         )
     return span.a
+
+
+# A Go file's package clause: no sketch that leaves it out means to delete it.
+_GO_PACKAGE = re.compile(r"package\s+[A-Za-z_]\w*\s*(//.*)?")
+
+
+def _package_before(chunk: Chunk, source: list[str], head: list[int]) -> bool:
+    """Whether the original lines before a first chunk hold a Go package clause the chunk does
+    not write: a Go file cannot lose it, so the sketch does not reach the file's start."""
+    return any(_GO_PACKAGE.fullmatch(source[j]) for j in head) and not any(
+        _GO_PACKAGE.fullmatch(line.strip()) for line in chunk.lines
+    )
 
 
 # A sketch without a marker at an edge that stops this many non-blank lines or fewer short of

@@ -29,6 +29,7 @@ from cursorish.apply.lazy_told_ties import rewriting_reading
 from cursorish.apply.lines import SourceFile, indent_width, weight
 from cursorish.apply.structure import definitions
 from cursorish.apply.syntax import new_errors
+from cursorish.apply.verify.toplevel import _declared_twice
 
 TIE_MARGIN = 1.0  # two placements closer than this in score are a tie
 
@@ -135,6 +136,8 @@ def _settle(
         distinct.setdefault(source.render(m.pieces), (m, why))
     if len(distinct) == 1:
         return viable[0][0]
+    if single := _single_undoubled(source, distinct, lang):
+        return single
     # Every reading, the ones the validator rejects too: one that parses but loses a name is
     # still a reading the sketch may mean, so the one that parses is not the only one.
     every_reading = {text: (merged, "")}
@@ -145,6 +148,22 @@ def _settle(
     if parsing is not None and _viable(parsing, validate) and plain_edit(source, sketch, parsing):
         return parsing
     return _most_like_an_edit(source, list(distinct.values()), lang, sketch)
+
+
+def _single_undoubled(
+    source: SourceFile, distinct: dict[str, tuple[Merge, str]], lang: Language
+) -> Merge | None:
+    """The one reading that declares no top-level name twice where every other one does
+    (where the original declares it once): a reading that keeps the original's declaration
+    beside the sketch's read the sketch's as new code, not as the rewrite of the one it
+    replaces, and leaves a file that does not compile."""
+    before = source.lines
+    clean = [
+        merge
+        for text, (merge, _why) in distinct.items()
+        if _declared_twice(before, text.split("\n"), lang.name) is None
+    ]
+    return clean[0] if len(clean) == 1 else None
 
 
 def _drops_unmentioned(alt: Merge, validate: Validate | None) -> bool:
