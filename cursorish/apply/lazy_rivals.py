@@ -236,7 +236,8 @@ def plain_edit(source: SourceFile, sketch: LazySketch | None, merge: Merge) -> b
     are the ones it deletes, unless its new lines are edits of them); a reading that deletes
     lines beside a chunk, rewrites a line in place by likeness, only re-indents code, or
     writes only copies of lines it keeps, relies on more than the sketch says. So does one of
-    a sketch that shows no blank line: where the file's blank lines go is a guess already."""
+    a sketch that shows no blank line, where it deletes lines: where the file's blank lines go
+    is a guess already (a reading that only inserts lines leaves them all where they are)."""
     if sketch is None or merge.rewritten:
         return False
     text = source.render(merge.pieces)
@@ -245,7 +246,7 @@ def plain_edit(source: SourceFile, sketch: LazySketch | None, merge: Merge) -> b
         return False  # only the indentation changes
     gone = merge.removed
     lines = source.lines
-    if all(line.strip() for chunk in sketch.chunks for line in chunk.lines):
+    if merge.removed and all(line.strip() for chunk in sketch.chunks for line in chunk.lines):
         return False  # no blank line shown: where the file's blank lines go is a guess
     new = [line.strip() for line in merge.added if line.strip()]  # none rewritten (above)
     telling = {line for line in new if weight(line) >= STRONG}

@@ -98,3 +98,50 @@ def test_a_sketch_writing_its_own_package_clause_still_replaces_the_head() -> No
     assert isinstance(outcome, Merged), outcome
     assert outcome.text.startswith("package store\n")
     assert "package kv" not in outcome.text
+
+
+# A sketch without any blank line that adds an `else` branch after a line two blocks hold: only
+# the reading inside the function the sketch names parses (an `else` after a `for` does not).
+# It deletes nothing, so where the file's blank lines go is no question: it stands.
+SCREEN = """\
+package term
+
+func (s *screen) close() error {
+	if s.alt {
+		s.out.ExitAlt()
+	}
+	if s.hidden {
+		s.out.Show()
+	}
+	return nil
+}
+
+func (s *screen) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range s.lines {
+		s.out.ExitAlt()
+	}
+	s.lines = nil
+}
+"""
+
+SCREEN_SKETCH = """\
+// ... existing code ...
+func (s *screen) close() error {
+		// ... existing code ...
+		s.out.ExitAlt()
+	} else {
+		s.out.Write("\\r")
+	}
+	// ... existing code ...
+"""
+
+
+def test_a_blankless_tie_settles_on_the_only_parsing_reading_that_deletes_nothing() -> None:
+    outcome = merge(SCREEN, SCREEN_SKETCH, path="screen.go")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == SCREEN.replace(
+        "\t\ts.out.ExitAlt()\n\t}\n\tif s.hidden",
+        '\t\ts.out.ExitAlt()\n\t} else {\n\t\ts.out.Write("\\r")\n\t}\n\tif s.hidden',
+    )
