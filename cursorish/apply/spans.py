@@ -472,6 +472,13 @@ def _replace_rest_of_block(
         end += 1
     while end > span.b and index.blank[end - 1]:
         end -= 1
+    # A definition among those lines that the sketch never names is other code the marker
+    # keeps: its depth says nothing of the new lines replacing it.
+    names = set(_NAMES.findall(" ".join(lines)))
+    if any(
+        (name := declared_name(index.lines[j])) and name not in names for j in range(span.b, end)
+    ):
+        return
     if 0 < removed <= len(written) and spent < len(written):
         span.b = end
 
