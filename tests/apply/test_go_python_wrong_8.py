@@ -4,7 +4,8 @@ examples are made up."""
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
+from cursorish.apply.verify.go_depth import _go_depth
 
 # New lines that end a chunk, deeper than the marker after them (planners write markers at
 # column 0), replace the original lines after them only where those hold no definition the
@@ -40,3 +41,69 @@ def test_new_lines_before_a_shallower_marker_keep_a_definition_after_them() -> N
         "        self.open()\n",
         '        self.open()\n        self.ready = True\n        self.log("started")\n',
     )
+
+
+# A Go sketch pasted one tab shallower than the file, that wraps lines in a new block: kept at
+# its own depth, its lines sit where gofmt never puts them (level with the `{` that opens their
+# block, or deeper than the bare `}` before them), though the braces still balance.
+_CART = """package shop
+
+func (c *Cart) Total() string {
+\tvar sum int
+\tif !c.Empty() {
+\t\tsum = c.Sum()
+
+\t\t// Apply the discount of the member's tier to the
+\t\t// sum of the cart.
+\t\trate := discount(c.Owner)
+\t\tsum -= sum * rate / 100
+\t}
+
+\tlines := []string{
+\t\tc.Header(),
+\t\tformat(sum),
+\t\tc.Footer(),
+\t}
+\treturn strings.Join(lines, sep)
+}
+"""
+
+_CART_SKETCH = """// ... existing code ...
+\tsum = c.Sum()
+
+\tif c.Owner != nil {
+\t\t// Apply the discount of the member's tier to the
+\t\t// sum of the cart.
+\t\trate := discount(c.Owner)
+\t\tsum -= sum * rate / 100
+\t}
+}
+
+// ... existing code ...
+"""
+
+
+def test_go_lines_kept_at_a_depth_their_braces_deny_are_refused() -> None:
+    result = merge(_CART, _CART_SKETCH, path="cart.go")
+    assert isinstance(result, Refused), result
+    assert "depth its braces deny" in result.reason
+
+
+def test_go_depth_allows_a_condition_broken_over_lines() -> None:
+    before = [
+        "package shop",
+        "",
+        "func ok(a, b bool) bool {",
+        "\tif a &&",
+        "\t\tb {",
+        "\t\treturn true",
+        "\t}",
+        "\treturn false",
+        "}",
+    ]
+    after = [*before[:7], "\tlog(a)", *before[7:]]
+    old_of = [0, 1, 2, 3, 4, 5, 6, -1, 7, 8]
+    assert _go_depth(before, after, old_of) is None
+    # The same new line one tab too deep after the block's `}` is refused.
+    after[7] = "\t\tlog(a)"
+    assert _go_depth(before, after, old_of) is not None

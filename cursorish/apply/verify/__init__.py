@@ -20,6 +20,7 @@ every change it makes is explained by the sketch:
   both imported and declared there (TypeScript, JavaScript);
 - a Go local the original declares and reads is not left declared and never read;
 - a Go package the original imports once at most is not imported twice (`go_imports`);
+- a Go line the merge writes, or keeps beside one, sits as deep as its braces say (`go_depth`);
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
 - a Rust item does not derive one trait twice where the original did not (`rust_derives`);
@@ -46,6 +47,7 @@ from cursorish.apply.verify.comment_opener import _opener_over_code
 from cursorish.apply.verify.dead_definitions import _dead_definition
 from cursorish.apply.verify.deleted_comment import _deleted_comment
 from cursorish.apply.verify.deletions import EDGE_CUT
+from cursorish.apply.verify.go_depth import _go_depth
 from cursorish.apply.verify.go_imports import _imported_twice
 from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
@@ -102,6 +104,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
                 problem = _kept_lookalike(before, after, check.old_of, shown)
             if problem is None:
                 problem = _opener_over_code(after, check.old_of, lang.name)
+            if problem is None and lang.name == "go":
+                problem = _go_depth(before, after, check.old_of)
     if problem is None:
         problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
