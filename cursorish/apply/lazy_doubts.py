@@ -596,7 +596,21 @@ def _closer_over_unlike(chunk: Chunk, span: Span, index: Index) -> list[str]:
         return []
     new = [chunk.keys[k] for k in range(k1 + 1, k2) if chunk.keys[k]]
     old = [index.keys[j] for j in range(j1 + 1, j2) if index.keys[j]]
-    if not new or not old or not new[0].endswith(("{", "(", "[")):
+    column = indent_width(chunk.lines[k2])
+    opens = bool(new) and new[0].endswith(("{", "(", "["))
+    # Or a later new line opens a block at the closer's depth while an original line passed
+    # over opened the block the closer ends there: the old block goes but for its closer.
+    opens = opens or (
+        any(
+            chunk.keys[k].endswith(("{", "(", "[")) and indent_width(chunk.lines[k]) == column
+            for k in range(k1 + 1, k2)
+        )
+        and any(
+            index.keys[j].endswith(("{", "(", "[")) and index.indents[j] == index.indents[j2]
+            for j in range(j1 + 1, j2)
+        )
+    )
+    if not new or not old or not opens:
         return []
     if any(
         difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= _LIKE

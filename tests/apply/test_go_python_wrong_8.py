@@ -3,8 +3,13 @@ examples are made up."""
 
 from __future__ import annotations
 
+from cursorish.apply.align import Index
 from cursorish.apply.deterministic import merge
+from cursorish.apply.lazy_doubts import _closer_over_unlike
+from cursorish.apply.lazy_sketch import Chunk
+from cursorish.apply.lines import key
 from cursorish.apply.result import Merged, Refused
+from cursorish.apply.spans import Span
 from cursorish.apply.verify.go_depth import _go_depth
 
 # New lines that end a chunk, deeper than the marker after them (planners write markers at
@@ -107,3 +112,62 @@ def test_go_depth_allows_a_condition_broken_over_lines() -> None:
     # The same new line one tab too deep after the block's `}` is refused.
     after[7] = "\t\tlog(a)"
     assert _go_depth(before, after, old_of) is not None
+
+
+# A chunk's last `}` read as the closer of an original block whose other lines the chunk
+# passes over (`if err := ... {` and its body), after new lines that open a block of their own
+# at that depth (not the first new line): the old block goes but for its `}`, which now closes
+# the new block; the reading rests on the `}` alone.
+_CLOSE = [
+    "func (s *Server) Close() error {",
+    "\tif s.conn != nil {",
+    "\t\ts.conn = nil",
+    "\t}",
+    "\tif err := s.flush(); err != nil {",
+    '\t\treturn fmt.Errorf("close: %w", err)',
+    "\t}",
+    "\treturn nil",
+    "}",
+]
+
+_CLOSE_CHUNK = [
+    "\t\ts.conn = nil",
+    "\t}",
+    "\tmode := s.currentMode()",
+    "\tif mode != modeNone {",
+    "\t\ts.setMode(modeNone)",
+    "\t}",
+]
+
+
+def _close_doubts(
+    original: list[str], chunk_lines: list[str], matched: dict[int, int]
+) -> list[str]:
+    index = Index([key(line) for line in original], original)
+    chunk = Chunk(chunk_lines, 1, 0)
+    return _closer_over_unlike(chunk, Span(2, max(matched.values()) + 1, matched), index)
+
+
+def test_a_closer_borrowed_from_an_old_block_for_a_later_new_one_is_doubted() -> None:
+    assert _close_doubts(_CLOSE, _CLOSE_CHUNK, {0: 2, 1: 3, 5: 6})
+
+
+def test_a_closer_of_a_list_rewritten_past_its_old_items_stands() -> None:
+    # The old lines passed over are items inside the list the `]` closes, not an opener at its
+    # depth: the new lines end that list early and start another, which the `]` closes.
+    original = [
+        "IGNORED = [",
+        '    "https://example.com/a",',
+        "    # Broken anchors.",
+        '    "https://example.com/b#x",',
+        "]",
+    ]
+    chunk = [
+        '    "https://example.com/a",',
+        "]",
+        "",
+        "ANCHORS = [",
+        '    r"^https://example\\.com/.*",',
+        "]",
+    ]
+    assert not _close_doubts(original, chunk, {0: 1, 5: 4})
