@@ -552,6 +552,12 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
             f"comment line that recurs, right before the original's next paragraph (original "
             f"line {j + 1}): unclear whether an empty comment line parts the two"
         ]
+    if len(new) == 1 == replaced and _cut_short(lines[new[0]], source[j - 1]):
+        return [
+            f"{chunk.where()} end at a marker on a comment line that cuts original line {j} "
+            f"short, and the original's comment goes on after it (original line {j + 1}): "
+            "unclear whether the rest of that comment stays"
+        ]
     if len(new) < 2 or replaced < 1 or len(new) <= replaced:
         return []  # lines only added, or as many old lines rewritten as the chunk writes
     return [
@@ -559,6 +565,13 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
         f"the original's comment goes on after them (original line {j + 1}): unclear "
         "whether the rest of that comment stays or the new lines rewrite it too"
     ]
+
+
+def _cut_short(new: str, old: str) -> bool:
+    """Whether comment line `new` is `old` with words cut off its end (a sentence the old line
+    started, and the lines after it may go on, dropped)."""
+    x, y = new.strip(), old.strip()
+    return len(x) < len(y) and y.startswith(x) and bool(_WORD.search(y[len(x) :]))
 
 
 def _stacked_comment(chunk: Chunk, span: Span, source: list[str], j: int) -> bool:

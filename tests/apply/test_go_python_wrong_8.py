@@ -171,3 +171,70 @@ def test_a_closer_of_a_list_rewritten_past_its_old_items_stands() -> None:
         "]",
     ]
     assert not _close_doubts(original, chunk, {0: 1, 5: 4})
+
+
+# A Go sketch with no marker before it that starts a few lines into the file (at its imports):
+# those lines hold the package clause, which no sketch deletes without writing a new one, so
+# reading the sketch as reaching the file's start (and cutting them) is wrong; whether it
+# keeps them or means something else there is unclear.
+_CLOCK = """package clock
+
+import (
+\t"fmt"
+\t"time"
+)
+
+// Now returns the current time.
+func Now() time.Time {
+\treturn time.Now()
+}
+"""
+
+_CLOCK_SKETCH = """import (
+\t"fmt"
+\t"os"
+\t"time"
+// ... existing code ...
+}
+
+// Host returns the name of the machine.
+func Host() string {
+\tname, _ := os.Hostname()
+\treturn name
+}
+"""
+
+
+def test_a_sketch_starting_below_the_package_clause_without_a_marker_is_refused() -> None:
+    result = merge(_CLOCK, _CLOCK_SKETCH, path="clock.go")
+    assert isinstance(result, Refused), result
+    assert "package clause" in result.reason
+
+
+# A comment line at a marker that is its original line cut short (a sentence dropped), where
+# the original's comment goes on past it: whether the lines that finish the dropped sentence
+# stay is a guess.
+_CANVAS = """package paint
+
+import "image"
+
+// Canvas holds the pixels drawn so far.
+// It grows as lines are added. Note
+// that a canvas is not safe for use by several goroutines at once, as it
+// keeps no lock.
+type Canvas struct {
+\timg *image.RGBA
+}
+"""
+
+_CANVAS_SKETCH = """// ... existing code ...
+// Canvas holds the pixels drawn so far.
+// It grows as lines are added.
+// ... existing code ...
+"""
+
+
+def test_a_comment_line_cut_short_before_the_rest_of_its_comment_is_refused() -> None:
+    result = merge(_CANVAS, _CANVAS_SKETCH, path="paint.go")
+    assert isinstance(result, Refused), result
+    assert "cuts original line" in result.reason
