@@ -238,3 +238,44 @@ def test_a_comment_line_cut_short_before_the_rest_of_its_comment_is_refused() ->
     result = merge(_CANVAS, _CANVAS_SKETCH, path="paint.go")
     assert isinstance(result, Refused), result
     assert "cuts original line" in result.reason
+
+
+# New lines at a marker that restate the original statement the marker keeps beside them (an
+# `assert` of the same names): the new statement reads as the old one's rewrite.
+_PACK = """import zlib
+
+from shop.cart import Cart
+
+assert zlib.ZLIB_VERSION > "1.2", "Need zlib 1.2"
+
+
+def pack(cart: Cart) -> bytes:
+    return zlib.compress(cart.dump())
+"""
+
+_PACK_SKETCH = """# ... existing code ...
+from shop.cart import Cart
+
+assert tuple(map(int, zlib.ZLIB_VERSION.split(".")[:2])) >= (
+    1, 2
+), "shop needs zlib 1.2 or newer"
+# ... existing code ...
+"""
+
+
+def test_new_lines_restating_the_kept_statement_beside_them_are_refused() -> None:
+    result = merge(_PACK, _PACK_SKETCH, path="pack.py")
+    assert isinstance(result, Refused), result
+    assert "restate it" in result.reason
+
+
+def test_a_new_assert_of_other_names_beside_a_kept_one_merges() -> None:
+    sketch = _PACK_SKETCH.replace(
+        'assert tuple(map(int, zlib.ZLIB_VERSION.split(".")[:2])) >= (\n    1, 2\n), '
+        '"shop needs zlib 1.2 or newer"',
+        'assert Cart.VERSION >= 3, "shop needs carts of version 3"',
+    )
+    result = merge(_PACK, sketch, path="pack.py")
+    assert isinstance(result, Merged), result
+    assert 'assert Cart.VERSION >= 3, "shop needs carts of version 3"\n' in result.text
+    assert 'assert zlib.ZLIB_VERSION > "1.2", "Need zlib 1.2"\n' in result.text

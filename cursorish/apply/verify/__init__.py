@@ -21,6 +21,8 @@ every change it makes is explained by the sketch:
 - a Go local the original declares and reads is not left declared and never read;
 - a Go package the original imports once at most is not imported twice (`go_imports`);
 - a Go line the merge writes, or keeps beside one, sits as deep as its braces say (`go_depth`);
+- an original `assert`/`return`/`raise` kept beside new lines that restate it is not left
+  there (`kept_restatement`);
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
 - a Rust item does not derive one trait twice where the original did not (`rust_derives`);
@@ -53,6 +55,7 @@ from cursorish.apply.verify.go_locals import _unused_go_local
 from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.kept_lookalike import _kept_lookalike
+from cursorish.apply.verify.kept_restatement import _kept_restatement
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
 from cursorish.apply.verify.rust_derives import _derived_twice
@@ -102,6 +105,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
                 problem = _deleted_comment(before, after, check.old_of, shown, lang.name)
             if problem is None:
                 problem = _kept_lookalike(before, after, check.old_of, shown)
+            if problem is None:
+                problem = _kept_restatement(before, after, check.old_of, shown)
             if problem is None:
                 problem = _opener_over_code(after, check.old_of, lang.name)
             if problem is None and lang.name == "go":
