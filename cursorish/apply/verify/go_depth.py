@@ -48,20 +48,34 @@ def _pairs(lines: list[str]) -> list[tuple[int, int, int]]:
     return list(zip([-1, *shown], shown, shown[1:], strict=False))
 
 
+def _next(lines: list[str], r: int, step: int) -> int:
+    """The nearest non-blank line from r (excluded) in direction `step`, or -1."""
+    r += step
+    while 0 <= r < len(lines) and not lines[r].strip():
+        r += step
+    return r if 0 <= r < len(lines) else -1
+
+
 def _go_depth(before: list[str], after: list[str], old_of: list[int]) -> str | None:
     """The first merged line the merge wrote (or the first kept line after one) that breaks
     gofmt's depth beside its neighbour, where the original breaks it nowhere."""
     if len(old_of) != len(after):
         return None
-    pairs = [(o, p, q) for o, p, q in _pairs(after) if old_of[p] < 0 or old_of[q] < 0]
-    if not pairs or any(
-        _breaks(before[p], before[q], before[o] if o >= 0 else "") for o, p, q in _pairs(before)
-    ):
-        return None
-    for o, p, q in pairs:
-        if _breaks(after[p], after[q], after[o] if o >= 0 else ""):
+    for r in (r for r, j in enumerate(old_of) if j < 0 and after[r].strip()):
+        p = _next(after, r, -1)
+        for upper, lower in ((p, r), (r, _next(after, r, 1))):
+            if upper < 0 or lower < 0:
+                continue
+            above = _next(after, upper, -1)
+            if not _breaks(after[upper], after[lower], after[above] if above >= 0 else ""):
+                continue
+            if any(
+                _breaks(before[x], before[y], before[w] if w >= 0 else "")
+                for w, x, y in _pairs(before)
+            ):
+                return None  # the original breaks it too: not a file gofmt keeps
             return (
-                f"merged line {q + 1} sits at a depth its braces deny (after merged line "
-                f"{p + 1}): the sketch's lines were kept at another depth than the file's"
+                f"merged line {lower + 1} sits at a depth its braces deny (after merged line "
+                f"{upper + 1}): the sketch's lines were kept at another depth than the file's"
             )
     return None

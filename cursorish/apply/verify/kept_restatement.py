@@ -51,6 +51,8 @@ def _kept_restatement(
     lines that restates it (`_restated`)."""
     if len(old_of) != len(after):
         return None
+    if not any(_KEYWORD.match(after[r]) for r, j in enumerate(old_of) if j < 0):
+        return None  # no new statement to restate one: cheap, and true of most merges
     n = len(after)
     r = 0
     while r < n:
