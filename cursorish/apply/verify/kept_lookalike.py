@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from cursorish.apply.verify.kept_beside import new_runs_beside_kept
+
 # `name = value`, `const name: T = value`, `self.name = value`: the name and the value.
 _ASSIGNMENT = re.compile(
     r"\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([\w$.]+)\s*(?::[^=]+)?(?<![=!<>+\-*/%&|^])="
@@ -29,26 +31,13 @@ def _kept_lookalike(
     lines, that assigns the same call as one of those new lines to another name."""
     if len(old_of) != len(after):
         return None
-    n = len(after)
-    r = 0
-    while r < n:
-        if old_of[r] >= 0 or not after[r].strip():
-            r += 1
-            continue
-        end = r
-        while end < n and (old_of[end] < 0 or not after[end].strip()):
-            end += 1
+    for run, beside in new_runs_beside_kept(after, old_of, shown):
         values: dict[str, str] = {}
-        for x in range(r, end):
+        for x in run:
             got = _assigned(after[x]) if old_of[x] < 0 else None
             if got:
                 values[got[1]] = got[0]
-        for first, step in ((r - 1, -1), (end, 1)):
-            p = first
-            while 0 <= p < n and not after[p].strip():
-                p += step
-            if not 0 <= p < n or old_of[p] < 0 or after[p].strip() in shown:
-                continue
+        for p in beside:
             got = _assigned(after[p])
             if got and got[1] in values and values[got[1]] != got[0]:
                 return (
@@ -56,5 +45,4 @@ def _kept_lookalike(
                     f"beside the sketch's new {values[got[1]]} = ... of the same value, "
                     "which may replace it"
                 )
-        r = end
     return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from cursorish.apply.lines import indent_width
+from cursorish.apply.verify.kept_beside import new_runs_beside_kept
 
 _KEYWORD = re.compile(r"\s*(assert|return|raise)\b")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
@@ -53,26 +54,12 @@ def _kept_restatement(
         return None
     if not any(_KEYWORD.match(after[r]) for r, j in enumerate(old_of) if j < 0):
         return None  # no new statement to restate one: cheap, and true of most merges
-    n = len(after)
-    r = 0
-    while r < n:
-        if old_of[r] >= 0 or not after[r].strip():
-            r += 1
-            continue
-        end = r
-        while end < n and (old_of[end] < 0 or not after[end].strip()):
-            end += 1
-        rows = [x for x in range(r, end) if old_of[x] < 0 and after[x].strip()]
-        for first, step in ((r - 1, -1), (end, 1)):
-            p = first
-            while 0 <= p < n and not after[p].strip():
-                p += step
-            if not 0 <= p < n or old_of[p] < 0 or after[p].strip() in shown:
-                continue
+    for run, beside in new_runs_beside_kept(after, old_of, shown):
+        rows = [x for x in run if old_of[x] < 0 and after[x].strip()]
+        for p in beside:
             if _restated(after[p], rows, after):
                 return (
                     f"the merge keeps original line {old_of[p] + 1} ({after[p].strip()[:40]!r}) "
                     "right beside the sketch's new lines, which restate it: they may replace it"
                 )
-        r = end
     return None
