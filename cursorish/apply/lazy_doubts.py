@@ -536,7 +536,11 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
             f"before the original's own comment (original line {j + 2}): unclear whether the "
             "new comment replaces it"
         ]
-    if j >= upper or _line_kind(source[j]) != "comment" or not _comment_words(source[j]):
+    if j >= upper or _line_kind(source[j]) != "comment":
+        return []
+    if key(source[j]) in _EMPTY_COMMENT:
+        return _before_empty_comment(chunk, span, source, j)
+    if not _comment_words(source[j]):
         return []
     if indent_width(source[j]) != indent_width(lines[last]):
         return []
@@ -564,6 +568,27 @@ def _comment_goes_on(chunk: Chunk, span: Span, source: list[str], upper: int) ->
         f"{chunk.where()} end on new comment lines at a marker, written over old ones, and "
         f"the original's comment goes on after them (original line {j + 1}): unclear "
         "whether the rest of that comment stays or the new lines rewrite it too"
+    ]
+
+
+def _before_empty_comment(chunk: Chunk, span: Span, source: list[str], j: int) -> list[str]:
+    """The chunk, the file's first lines (its header comment), ends at a marker on one new
+    comment line right after a kept comment line, and the original line after that kept one
+    is an empty comment line (`//`, `#`) at its depth: the new line may be added above the
+    empty one or write words into it. (Further down, a doc comment's new line ending a
+    paragraph before its empty comment line merges: test_go_5.)"""
+    lines = chunk.lines
+    last = len(lines) - 1
+    k0 = last - 1
+    if span.a or k0 not in span.matched or span.matched[k0] != j - 1 or j - 1 != k0:
+        return []  # only the file's own head: the chunk's lines are its first lines
+    if key(lines[k0]) != key(source[j - 1]) or _line_kind(lines[k0]) != "comment":
+        return []
+    if indent_width(source[j]) != indent_width(lines[last]):
+        return []
+    return [
+        f"{chunk.where()} end at a marker on a new comment line right before the original's "
+        f"empty comment line {j + 1}: unclear whether it is added or fills that line"
     ]
 
 
