@@ -451,6 +451,9 @@ def _extend_blocks(
     _replace_rest_of_block(lines, index, span, upper, next_marker, k1)
 
 
+_RETURN = re.compile(r"return\b")
+
+
 def _replace_rest_of_block(
     lines: list[str], index: Index, span: Span, upper: int, next_marker: int | None, k1: int
 ) -> None:
@@ -479,6 +482,15 @@ def _replace_rest_of_block(
         (name := declared_name(index.lines[j])) and name not in names for j in range(span.b, end)
     ):
         return
+    # A block's last `return` goes only where the new lines write a return of their own at its
+    # depth: new lines without one add to the block rather than end it anew.
+    last = max((j for j in range(span.b, end) if not index.blank[j]), default=None)
+    if last is not None and _RETURN.match(index.lines[last].strip()):
+        depth = index.indents[last]
+        if not any(
+            _RETURN.match(lines[x].strip()) and indent_width(lines[x]) == depth for x in written
+        ):
+            return
     if 0 < removed <= len(written) and spent < len(written):
         span.b = end
 
