@@ -62,6 +62,7 @@ from cursorish.apply.verify.rust_derives import _derived_twice
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.rust_variants import _ungated_variant
 from cursorish.apply.verify.shape import _shape
+from cursorish.apply.verify.sibling_definition import _sibling_over_definition
 from cursorish.apply.verify.toplevel import _declared_twice, _imported_and_declared
 from cursorish.apply.verify.ts_imported_twice import _imported_twice as _ts_imported_twice
 from cursorish.apply.verify.ts_imports import _orphaned_ts_import
@@ -115,6 +116,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
         problem = _dead_definition(before, after, lang.name, {x.strip() for x in lines})
+    if problem is None:
+        problem = _sibling_over_definition(before, after, lang.name, {x.strip() for x in lines})
     if problem is None and lang.name == "go":
         problem = _unused_go_local(before, after)
     if problem is None and lang.name == "go":
