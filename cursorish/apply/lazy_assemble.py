@@ -22,6 +22,7 @@ from cursorish.apply.lazy_doubts import (
     _crossed_doubts,
     _edge_import_doubt,
     _empty_comment_bounds,
+    _one_line_anchors,
     _other_copy_doubts,
     _same_method_doubts,
     _twice_spaced_doubt,
@@ -133,6 +134,7 @@ def _assemble(
         doubts.extend(_other_copy_doubts(chunk, span, index, (lower, upper)))
         doubts.extend(_same_method_doubts(chunk, span, index, named))
         doubts.extend(_closer_reach_doubts(chunk, span, index))
+        doubts.extend(_one_line_anchors(chunk, span, index))
         if after:
             doubts.extend(_closer_over_unlike(chunk, span, index))
         spans.append(span)

@@ -310,6 +310,31 @@ def _closer_reach_doubts(chunk: Chunk, span: Span, index: Index) -> list[str]:
     return []
 
 
+def _one_line_anchors(chunk: Chunk, span: Span, index: Index) -> list[str]:
+    """A chunk whose only anchors are copies of one worded line the file writes more than once
+    (a `// @ts-ignore`, a `# noqa`), matched at two copies with original lines between them
+    that the merge deletes: which copies the sketch's lines are, and so what goes, is a guess."""
+    pairs = sorted(span.matched.items())
+    if len(pairs) < 2:
+        return []
+    texts = {chunk.keys[k] for k, _ in pairs}
+    if len(texts) != 1:
+        return []
+    text = next(iter(texts))
+    if not re.search(r"[A-Za-z]{2}", text) or index.count(text) < 2:
+        return []  # a bare `}` or `//` anchors nothing alone: other doubts weigh those
+    kept = {j for _, j in pairs}
+    first, last = pairs[0][1], pairs[-1][1]
+    gone = [j for j in range(first + 1, last) if j not in kept and not index.blank[j]]
+    if not gone:
+        return []
+    return [
+        f"{chunk.where()} anchor only on copies of {text!r}, which the file writes "
+        f"{index.count(text)} times, and would delete original line {gone[0] + 1} between "
+        "them: which copies the sketch means is a guess"
+    ]
+
+
 def _around(index: Index, j: int) -> tuple[str, str]:
     return _next_key(index, j, -1), _next_key(index, j, 1)
 

@@ -105,3 +105,56 @@ def test_rename_of_the_whole_family_still_merges() -> None:
         "// ... existing code ...\n"
     )
     assert verify_merge(HOOKS, sketch, renamed, path="hooks.ts") is None
+
+
+FLAGS = """// detect a fast link
+const fastLink =
+  typeof window !== 'undefined' &&
+  // @ts-ignore
+  window['connection'] &&
+  // @ts-ignore
+  ['4g', '5g'].indexOf(window['connection'].effectiveType) !== -1
+
+// defaults
+const defaults = {
+  onSlow: () => {},
+  fast: fastLink,
+}
+
+export default defaults
+"""
+
+
+def test_chunk_anchored_only_on_copies_of_one_repeated_line_is_refused() -> None:
+    """The chunk's only anchors are two `// @ts-ignore` lines, which the file writes twice:
+    matching them to both copies deletes `window['connection'] &&` between them, matching the
+    first to the second copy keeps it; the sketch does not say which, so refused."""
+    sketch = (
+        "  /* ... unchanged code ... */\n"
+        "  // @ts-ignore\n"
+        "  (['4g', '5g'].indexOf(window['connection'].effectiveType) !== -1 ||\n"
+        "    // @ts-ignore\n"
+        "    window['connection'].saveData)\n"
+        "\n"
+        "// ... rest of the file unchanged ...\n"
+    )
+    result = merge(FLAGS, sketch, path="flags.ts")
+    if isinstance(result, Merged):
+        assert "  window['connection'] &&\n" in result.text
+    else:
+        assert isinstance(result, Refused)
+
+
+def test_repeated_line_with_a_telling_anchor_still_merges() -> None:
+    """A chunk that shows a telling line beside the repeated one is placed by it: no doubt."""
+    sketch = (
+        "  /* ... unchanged code ... */\n"
+        "  // @ts-ignore\n"
+        "  window['connection'] &&\n"
+        "  // @ts-ignore\n"
+        "  ['4g'].indexOf(window['connection'].effectiveType) !== -1\n"
+        "// ... rest of the file unchanged ...\n"
+    )
+    result = merge(FLAGS, sketch, path="flags.ts")
+    assert isinstance(result, Merged)
+    assert result.text == FLAGS.replace("['4g', '5g']", "['4g']")
