@@ -21,6 +21,7 @@ every change it makes is explained by the sketch:
 - a Go local the original declares and reads is not left declared and never read;
 - a Go package the original imports once at most is not imported twice (`go_imports`);
 - a Go line the merge writes, or keeps beside one, sits as deep as its braces say (`go_depth`);
+- a Rust line the merge writes, or keeps beside one, sits as deep as rustfmt puts it (`rust_depth`);
 - an original `assert`/`return`/`raise` kept beside new lines that restate it is not left
   there (`kept_restatement`);
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
@@ -58,6 +59,7 @@ from cursorish.apply.verify.kept_lookalike import _kept_lookalike
 from cursorish.apply.verify.kept_restatement import _kept_restatement
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
+from cursorish.apply.verify.rust_depth import _rust_depth
 from cursorish.apply.verify.rust_derives import _derived_twice
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.rust_variants import _ungated_variant
@@ -112,6 +114,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
                 problem = _opener_over_code(after, check.old_of, lang.name)
             if problem is None and lang.name == "go":
                 problem = _go_depth(before, after, check.old_of)
+            if problem is None and lang.name == "rust":
+                problem = _rust_depth(before, after, check.old_of)
     if problem is None:
         problem = _name_problem(before, after, lang.name, {x.strip() for x in lines})
     if problem is None:
