@@ -4,7 +4,7 @@ made-up example."""
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Refused
+from cursorish.apply.result import Merged, Refused
 from cursorish.apply.verify.rust_depth import _rust_depth
 
 _CART = """\
@@ -98,3 +98,44 @@ def test_rust_depth_ignores_tab_indented_lines() -> None:
     after = [*before[:4], "\t\tlog(a);", *before[4:]]
     old_of = [0, 1, 2, 3, -1, *range(4, len(before))]
     assert _rust_depth(before, after, old_of) is None
+
+
+_SIZES = """\
+use std::collections::HashMap;
+use std::mem;
+
+pub fn width<T>() -> usize {
+    mem::size_of::<T>() * 8
+}
+
+pub fn count(map: &HashMap<String, u32>) -> usize {
+    map.len()
+}
+"""
+
+
+def test_a_rust_use_left_unused_under_a_marker_is_refused() -> None:
+    # The sketch rewrites the only use of `mem` as a full path; the `use std::mem;` a marker
+    # keeps now binds a name nothing uses, and whether it goes too the sketch does not say.
+    sketch = (
+        "// ... existing code ...\n"
+        "pub fn width<T>() -> usize {\n"
+        "    std::mem::size_of::<T>() * 8\n"
+        "}\n"
+        "// ... existing code ...\n"
+    )
+    result = merge(_SIZES, sketch, path="src/sizes.rs")
+    assert isinstance(result, Refused), result
+    assert "whether the `use` goes too" in result.reason
+
+
+def test_a_rust_use_still_named_elsewhere_stays() -> None:
+    sketch = (
+        "// ... existing code ...\n"
+        "pub fn count(map: &HashMap<String, u32>) -> usize {\n"
+        "    map.values().count()\n"
+        "}\n"
+    )
+    result = merge(_SIZES, sketch, path="src/sizes.rs")
+    assert isinstance(result, Merged), result
+    assert result.text == _SIZES.replace("map.len()", "map.values().count()")

@@ -22,6 +22,8 @@ every change it makes is explained by the sketch:
 - a Go package the original imports once at most is not imported twice (`go_imports`);
 - a Go line the merge writes, or keeps beside one, sits as deep as its braces say (`go_depth`);
 - a Rust line the merge writes, or keeps beside one, sits as deep as rustfmt puts it (`rust_depth`);
+- a Rust `use` a marker keeps is not left binding only names the merge stopped using
+  (`rust_stale_uses`);
 - an original `assert`/`return`/`raise` kept beside new lines that restate it is not left
   there (`kept_restatement`);
 - a blank line the sketch shows between a marker and its chunk lands on a blank original line;
@@ -61,6 +63,7 @@ from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
 from cursorish.apply.verify.rust_depth import _rust_depth
 from cursorish.apply.verify.rust_derives import _derived_twice
+from cursorish.apply.verify.rust_stale_uses import _stale_rust_use
 from cursorish.apply.verify.rust_uses import _orphaned_binding
 from cursorish.apply.verify.rust_variants import _ungated_variant
 from cursorish.apply.verify.shape import _shape
@@ -165,6 +168,8 @@ def _name_problem(before: list[str], after: list[str], lang: str, shown: set[str
         problem = _stale_ts_import(before, after, lang, shown)
     if problem is None and lang in ("go", "python"):
         problem = _stale_import(before, after, lang, shown)
+    if problem is None:
+        problem = _stale_rust_use(before, after, lang, shown)
     if problem is None and lang == "go":
         problem = _removed_go_declaration(before, after)
     return problem
