@@ -5,6 +5,7 @@ the `use` goes with it is not said."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from cursorish.apply.verify.rust_uses import _rust_use_names
 
@@ -47,14 +48,19 @@ def _stale_rust_use(before: list[str], after: list[str], lang: str, shown: set[s
     used and the merged file's code uses nowhere. `shown`: the sketch's lines, stripped."""
     if lang != "rust":
         return None
+    uses = _uses(after)
     kept = [
         (rows, names)
-        for rows, names in _uses(after)
+        for rows, names in uses
         if names and not any(after[r].strip() in shown for r in rows)
     ]
+    # Only a name some removed original line names can have lost its last use (most merges
+    # remove few lines: the whole file is scanned only where such a name is found).
+    removed = _words(list((Counter(before) - Counter(after)).elements()), set())
+    kept = [(rows, names) for rows, names in kept if all(n in removed for n in names)]
     if not kept:
         return None
-    skip = {r for rows, _ in _uses(after) for r in rows}
+    skip = {r for rows, _ in uses for r in rows}
     now = _words(after, skip)
     gone = [(rows, names) for rows, names in kept if not any(n in now for n in names)]
     if not gone:
