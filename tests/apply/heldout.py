@@ -42,7 +42,8 @@ validator, toml, mapstructure, go-multierror; fifth round), and from the sixth r
 `heldout-pairs-10.jsonl.gz` Rust (tracing, chrono, rand, walkdir, thiserror) and
 `heldout-pairs-11.jsonl.gz` Go (zap, testify, hcl, fiber).
 The seventh round began with `heldout-pairs-12.jsonl.gz` (uvicorn, bubbletea, swr, reqwest; 50
-commits each), built by a helper that read only its totals: measured, never studied.
+commits each), built by a helper that read only its totals: only measured in that round, then
+studied from the eighth round on (its wrong merges, by kind).
 The eighth round began with `heldout-pairs-13.jsonl.gz` (marshmallow, lipgloss, TanStack query,
 axum; 50 commits each), built by a helper that read only its totals: measured, never studied.
 """

@@ -52,10 +52,10 @@ def test_heldout_level_does_not_regress() -> None:
     counts = outcomes()
     total = sum(counts.values())
     assert total > 500
-    # 516 exact and 3 wrong of 650 when last measured (467 and 31 before issue 17's rounds,
+    # 518 exact and 3 wrong of 650 when last measured (467 and 31 before issue 17's rounds,
     # 481 and 24 before its third, 494 and 11 before its fourth, 500 and 5 before its fifth,
-    # 513 and 4 before its sixth, 515 and 3 before its seventh).
-    assert counts["exact"] / total >= 0.79
+    # 513 and 4 before its sixth, 515 and 3 before its seventh, 516 and 3 before its eighth).
+    assert counts["exact"] / total >= 0.796
     assert counts["wrong"] / total <= 0.0047
 
 
@@ -65,10 +65,10 @@ def test_unseen_projects_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN)
     total = sum(counts.values())
     assert total > 400
-    # 407 exact and 3 wrong of 495 when last measured (375 and 26 before issue 17's rounds,
-    # 404 and 4 before its seventh).
-    assert counts["exact"] / total >= 0.822
-    assert counts["wrong"] / total <= 0.0061
+    # 408 exact and 2 wrong of 495 when last measured (375 and 26 before issue 17's rounds,
+    # 404 and 4 before its seventh, 407 and 3 before its eighth).
+    assert counts["exact"] / total >= 0.824
+    assert counts["wrong"] / total <= 0.0041
 
 
 def test_context_style_level_does_not_regress() -> None:
@@ -76,8 +76,8 @@ def test_context_style_level_does_not_regress() -> None:
     counts = outcomes(styles=CONTEXT_STYLES)
     total = sum(counts.values())
     assert total > 150
-    # 143 exact and 0 wrong of 160 when last measured (137 and 2 at the third round's start).
-    assert counts["exact"] / total >= 0.89
+    # 144 exact and 0 wrong of 160 when last measured (137 and 2 at the third round's start).
+    assert counts["exact"] / total >= 0.899
     assert counts["wrong"] == 0
 
 
@@ -145,9 +145,9 @@ def test_attrs_afero_zustand_anyhow_level_does_not_regress() -> None:
     counts = outcomes(FOURTH_ROUND_STUDIED)
     total = sum(counts.values())
     assert total > 600
-    # 516 exact and 5 wrong of 642 when last measured (493 and 12 before the fifth round).
+    # 516 exact and 4 wrong of 642 when last measured (493 and 12 before the fifth round).
     assert counts["exact"] / total >= 0.803
-    assert counts["wrong"] / total <= 0.0078
+    assert counts["wrong"] / total <= 0.0063
     context = outcomes(FOURTH_ROUND_STUDIED, CONTEXT_STYLES)
     # 142 exact and 1 wrong of 160 (132 and 7 before the fourth round).
     assert context["exact"] >= 142 and context["wrong"] <= 1
@@ -159,9 +159,9 @@ def test_jinja_cli_got_http_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_4)
     total = sum(counts.values())
     assert total > 600
-    # 468 exact and 7 wrong of 623 when last measured (452 and 16 at the fourth round's start).
-    assert counts["exact"] / total >= 0.751
-    assert counts["wrong"] / total <= 0.012
+    # 469 exact and 6 wrong of 623 when last measured (452 and 16 at the fourth round's start).
+    assert counts["exact"] / total >= 0.752
+    assert counts["wrong"] / total <= 0.0097
     context = outcomes(UNSEEN_4, CONTEXT_STYLES)
     # 122 exact and 1 wrong of 151 (116 and 4 at the fourth round's start).
     assert context["exact"] >= 122 and context["wrong"] <= 1
@@ -170,15 +170,16 @@ def test_jinja_cli_got_http_level_does_not_regress() -> None:
 @pytest.mark.skipif(not UNSEEN_5.exists(), reason="the twelfth held-out set is not here")
 def test_uvicorn_bubbletea_swr_reqwest_level_does_not_regress() -> None:
     # Commits of uvicorn, bubbletea, swr and reqwest: built at the seventh round's start by a
-    # helper that read only the totals; never studied.
+    # helper that read only the totals; only measured in that round, studied from the eighth.
     counts = outcomes(UNSEEN_5)
     total = sum(counts.values())
     assert total > 800
-    # 616 exact and 33 wrong of 818 when last measured (616 and 34 at the seventh round's start).
-    assert counts["exact"] >= 616 and counts["wrong"] <= 33
+    # 626 exact and 7 wrong of 818 when last measured (616 and 34 at the seventh round's start,
+    # 616 and 33 at the eighth's).
+    assert counts["exact"] >= 626 and counts["wrong"] <= 7
     context = outcomes(UNSEEN_5, CONTEXT_STYLES)
-    # 166 exact and 4 wrong of 200 when last measured (166 and 5 at the round's start).
-    assert context["exact"] >= 166 and context["wrong"] <= 4
+    # 167 exact and 0 wrong of 200 when last measured (166 and 4 at the eighth round's start).
+    assert context["exact"] >= 167 and context["wrong"] == 0
 
 
 @pytest.mark.skipif(not UNSEEN_6.exists(), reason="the thirteenth held-out set is not here")
@@ -188,8 +189,8 @@ def test_marshmallow_lipgloss_query_axum_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_6)
     total = sum(counts.values())
     assert total > 800
-    # 652 exact and 13 wrong of 808 when last measured (the same at the eighth round's start).
-    assert counts["exact"] >= 652 and counts["wrong"] <= 13
+    # 653 exact and 13 wrong of 808 when last measured (652 and 13 at the eighth round's start).
+    assert counts["exact"] >= 653 and counts["wrong"] <= 13
     context = outcomes(UNSEEN_6, CONTEXT_STYLES)
     # 171 exact and 1 wrong of 200 when last measured (the same at the round's start).
     assert context["exact"] >= 171 and context["wrong"] <= 1
@@ -212,9 +213,9 @@ def test_blankless_sketches_level_does_not_regress() -> None:
 # last measured: measured before any tuning, then studied (see heldout.py's docstring).
 LANGUAGE_FLOORS = {
     "heldout-pairs-8.jsonl.gz": (435, 8, 126, 1),  # Go: 424/12, 121/2 before the sixth round
-    "heldout-pairs-9.jsonl.gz": (642, 8, 177, 0),  # TypeScript: 633/22, 174/1 at first
-    "heldout-pairs-10.jsonl.gz": (543, 14, 147, 1),  # Rust: 532/26, 144/4 at first
-    "heldout-pairs-11.jsonl.gz": (608, 16, 167, 1),  # Go: 597/25, 163/4 at first
+    "heldout-pairs-9.jsonl.gz": (646, 7, 178, 0),  # TypeScript: 633/22, 174/1 at first
+    "heldout-pairs-10.jsonl.gz": (543, 13, 147, 1),  # Rust: 532/26, 144/4 at first
+    "heldout-pairs-11.jsonl.gz": (609, 13, 167, 1),  # Go: 597/25, 163/4 at first
 }
 
 
