@@ -56,6 +56,16 @@ def _sibling_over_definition(
     before: list[str], after: list[str], lang: str, shown: set[str]
 ) -> str | None:
     """The first definition the merge removes in favour of a sibling it writes (see above)."""
+    pattern = _DEFINITION.get(lang)
+    if pattern is None:
+        return None
+    # An added definition's header is a line the original does not hold (were it there, its
+    # name would be among the original's): without such a line, no need to read both files.
+    if not any(
+        line and not line[0].isspace() and pattern.match(line)
+        for line in set(after).difference(before)
+    ):
+        return None
     old = _headers(before, lang)
     new = _headers(after, lang)
     gone = [name for name in old if name not in new]
