@@ -6,8 +6,9 @@ though the brackets still balance."""
 
 from __future__ import annotations
 
-import itertools
 import re
+
+from cursorish.apply.verify.formatter_depth import DepthRule, depth_break
 
 _BARE_CLOSER = re.compile(r"^[})\]][)\]},;]*$")
 _OPENERS = ("{", "(", "[")
@@ -22,53 +23,15 @@ def _spaces(line: str) -> int | None:
     return len(line) - len(body)
 
 
-def _breaks(upper: str, lower: str) -> bool:
-    """Whether `lower`, the next non-blank line after `upper`, sits at a depth rustfmt never
-    gives it there: past a bare closer deeper than it, or not four spaces into a bracket
-    `upper` opens (its closer at the opener's own depth)."""
-    up, down = _spaces(upper), _spaces(lower)
-    if up is None or down is None:
-        return False
-    head = upper.strip()
-    if head.startswith("//"):
-        return False
-    if _BARE_CLOSER.match(head):
-        return down > up
-    if head.endswith(_OPENERS):
-        if lower.strip().startswith(_CLOSERS):
-            return down != up
-        return down != up + 4
-    return False
+def _opens(head: str, above: str) -> bool:
+    """A line ending in `{`, `(` or `[` opens a block (the line above does not matter)."""
+    return head.endswith(_OPENERS)
 
 
-def _next(lines: list[str], r: int, step: int) -> int:
-    """The nearest non-blank line from r (excluded) in direction `step`, or -1."""
-    r += step
-    while 0 <= r < len(lines) and not lines[r].strip():
-        r += step
-    return r if 0 <= r < len(lines) else -1
-
-
-def _original_breaks(before: list[str]) -> bool:
-    """Whether the original itself breaks rustfmt's depth somewhere."""
-    shown = [line for line in before if line.strip()]
-    return any(_breaks(a, b) for a, b in itertools.pairwise(shown))
+RUSTFMT = DepthRule(_spaces, 4, _BARE_CLOSER, _CLOSERS, _opens, "brackets")
 
 
 def _rust_depth(before: list[str], after: list[str], old_of: list[int]) -> str | None:
     """The first merged line the merge wrote (or the first kept line after one) that breaks
     rustfmt's depth beside its neighbour, where the original breaks it nowhere."""
-    if len(old_of) != len(after):
-        return None
-    for r in (r for r, j in enumerate(old_of) if j < 0 and after[r].strip()):
-        p = _next(after, r, -1)
-        for upper, lower in ((p, r), (r, _next(after, r, 1))):
-            if upper < 0 or lower < 0 or not _breaks(after[upper], after[lower]):
-                continue
-            if _original_breaks(before):
-                return None  # the original breaks it too: not a file rustfmt keeps
-            return (
-                f"merged line {lower + 1} sits at a depth its brackets deny (after merged line "
-                f"{upper + 1}): the sketch's lines were kept at another depth than the file's"
-            )
-    return None
+    return depth_break(RUSTFMT, before, after, old_of)
