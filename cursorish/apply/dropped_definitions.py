@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
+from cursorish.apply.align import STRONG
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import key, weight
 from cursorish.apply.markers import is_marker
 from cursorish.apply.structure import Definition
 
-STRONG = 1.0  # a line this weighty (with words on it) says where it is
 _COMMENTS = ("//", "#", "/*", "*", "--", '"""')
 
 
