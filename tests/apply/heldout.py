@@ -46,6 +46,9 @@ commits each), built by a helper that read only its totals: only measured in tha
 studied from the eighth round on (its wrong merges, by kind).
 The eighth round began with `heldout-pairs-13.jsonl.gz` (marshmallow, lipgloss, TanStack query,
 axum; 50 commits each), built by a helper that read only its totals: measured, never studied.
+The ninth round began with `heldout-pairs-14.jsonl.gz` (anyio, resty, unstorage, indicatif; 50
+commits each, resty 40), built and measured by the coordinator, who read only its totals; never
+studied, kept from the helpers' scoring.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ RUST_STUDIED = DATA.with_name("heldout-pairs-10.jsonl.gz")
 GO_STUDIED_2 = DATA.with_name("heldout-pairs-11.jsonl.gz")
 UNSEEN_5 = DATA.with_name("heldout-pairs-12.jsonl.gz")
 UNSEEN_6 = DATA.with_name("heldout-pairs-13.jsonl.gz")
+UNSEEN_7 = DATA.with_name("heldout-pairs-14.jsonl.gz")
 LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
