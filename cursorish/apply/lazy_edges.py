@@ -68,6 +68,7 @@ def _to_blank_edges(
             _old_version(source[span.b : j], new)
             or _statement_tail(source, span, j)
             or _line_for_line(source[span.b : j], new)
+            or _whole_statements(source, span.b, j, new, upper)
         ):
             span.b = j
     elif markers[1] and last == len(lines) - 1 and last not in span.matched and span.b < upper:
@@ -100,6 +101,43 @@ def _to_blank_edges(
             j += 1
         if j < upper and j > span.b:
             span.b = j
+
+
+def _whole_statements(source: list[str], b: int, j: int, new: list[str], upper: int) -> bool:
+    """Whether original lines b..j (up to a blank line) are whole statements of the block the
+    new lines sit in, which the new lines replace: none shallower than the new lines, closing
+    (opening) as many brackets as the new lines do, the first opening as the first new line
+    does (`}` of `} & T;` and `};`, `const` and `const`), and the code after the blank line no
+    deeper than the first of them (it does not go on inside them). A chunk whose new lines
+    end with a blank line before its marker says the original's next line there is blank:
+    kept, these lines would stand between."""
+    if j <= b or not new or not source[b - 1].strip():
+        return False  # the span ends on a blank line already: the chunk's blank line is there
+    depth = min(indent_width(line) for line in new if line.strip())
+    run = source[b:j]
+    if any(indent_width(line) < depth for line in run) or _bracket_balance(run) != (
+        _bracket_balance(new)
+    ):
+        return False
+    if _opening(run[0]) != _opening(new[0]):
+        return False  # the first of them is no older version of the first new line
+    after = j
+    while after < upper and not source[after].strip():
+        after += 1
+    return after >= upper or indent_width(source[after]) <= indent_width(run[0])
+
+
+def _opening(line: str) -> str:
+    """How a line opens: its first word (`return`, a name assigned), else the punctuation it
+    opens with (`}` of `};` and `} & T;`); for a comment, the opener and its first word."""
+    text = line.strip()
+    if _line_kind(line) == "comment":
+        return " ".join(text.split()[:2])
+    word = _FIRST_WORD.match(text)
+    if word:
+        return word.group(1)
+    lead = text[: len(text) - len(re.sub(r"^[^\w\s]+", "", text))]
+    return lead.rstrip(";,") or text[:1]
 
 
 def _bracket_closer(text: str) -> bool:
