@@ -152,6 +152,8 @@ def _assemble(
         pieces.extend(source.original_pieces(cursor, span.a))
         kept.update(range(cursor, span.a))
         delta = path[i].delta
+        if delta and _edges_at_own_depth(chunk, span, source.lines):
+            delta = 0
         used = set(span.matched.values())
         spaced = span.a == 0 or not source.lines[span.a - 1].strip()
         # A blank line a chunk ends with, where the next chunk goes on right after it in the
@@ -222,6 +224,20 @@ def _assemble(
     pinned = [(sketch.chunks[i].keys, spans[i].matched, k) for i, k in where_placed]
     doubts.extend(_copied_doubts(sketch, placed, kept, index, pinned))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "", rewritten)
+
+
+def _edges_at_own_depth(chunk: Chunk, span: Span, source: list[str]) -> bool:
+    """Whether the chunk's first and last lines both match original lines at the very depth
+    the sketch writes them: the chunk is written at the file's depth, and anchors between them
+    at another depth are lines the edit re-indents, not a sign the sketch sits elsewhere."""
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
+    if len(shown) < 2:
+        return False
+    for k in (shown[0], shown[-1]):
+        j = span.matched.get(k)
+        if j is None or indent_width(chunk.lines[k]) != indent_width(source[j]):
+            return False
+    return True
 
 
 def _kept_blanks(
