@@ -10,6 +10,7 @@ from cursorish.apply.verify.indentation import _Indentation
 from cursorish.apply.verify.placement import _Placement
 from cursorish.apply.verify.repeats import _Repeats
 from cursorish.apply.verify.structure import _Structure
+from cursorish.apply.verify.tail_written_again import _tail_written_again
 
 
 class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
@@ -80,6 +81,11 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
         if problem:
             return problem
         problem = self._repeated_block(spans)
+        if problem:
+            return problem
+        problem = _tail_written_again(
+            self.after_keys, self.rows, self.old_of, spans, shape.trailing
+        )
         if problem:
             return problem
         problem = self._unreachable(chunk_of)
