@@ -15,7 +15,9 @@ from __future__ import annotations
 import bisect
 import difflib
 import itertools
+import re
 from collections import Counter
+from collections.abc import Iterator
 
 from cursorish.apply.languages import Language
 from cursorish.apply.lines import indent_width
@@ -135,6 +137,15 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 f"the sketch has no blank line at all, and its new lines (merged line "
                 f"{head + j1 + 1}) go in next to blank original line(s) around line {at + 1}: "
                 "unclear on which side of them, and with what spacing"
+            )
+        together = _run_together(new[j1:j2]) if joined else iter(())
+        run = next((k for k in together if _spaced_block(after, head + j1 + k)), None)
+        if run is not None:
+            return (
+                f"the sketch has no blank line at all, and its new lines (merged line "
+                f"{head + j1 + run + 1}) start a statement right after a block ends or begin a "
+                "block right after a statement, in a block the original spaces with blank "
+                "lines: unclear whether a blank line sets them apart"
             )
     return None
 
@@ -284,6 +295,73 @@ def _whole_body(after: list[str], start: int, end: int) -> bool:
         or (indent_width(line) == depth and line.strip().startswith(_GOES_ON))
         for line in body[1:]
     )
+
+
+_CLOSERS = ("}", ")", "]")
+_OPENS = ("{", "(", "[", ":")  # how a line that opens a block (or a bracket) ends
+
+
+def _run_together(block: list[str]) -> Iterator[int]:
+    """The indices in `block` (new lines, no blank line among them) of a line that starts a
+    statement right after the line before it ends a block (a closer at its depth, or a deeper
+    line) or that opens a block right after a simple statement at its depth: where an author
+    writing the lines anew most often sets the two apart, and a sketch without blank lines
+    cannot say. Comments, decorators and attributes before it, and lines that go on a
+    statement (closers, `else` and its kind), are not such starts."""
+    for k in range(1, len(block)):
+        first, second = block[k - 1].strip(), block[k].strip()
+        if not first or not second or first.startswith(_NOT_CODE):
+            continue
+        if second.startswith((*_GOES_ON, "case", "default")):
+            continue
+        depth, was = indent_width(block[k]), indent_width(block[k - 1])
+        ended = first.startswith(_CLOSERS) and not first.endswith(_OPENS)
+        if depth == was and ended:
+            yield k
+            continue
+        opens = second.endswith(_OPENS) and not second.startswith(_NOT_CODE)
+        if (
+            depth == was
+            and opens
+            and not ended
+            and not first.endswith(_OPENS)
+            and not _tests_what_it_binds(first, second)
+        ):
+            yield k
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_BINDS = re.compile(r"^(.*?)(?::=|(?<![=!<>:])=(?!=))")  # what an assignment's left side holds
+
+
+def _tests_what_it_binds(first: str, second: str) -> bool:
+    """Whether the block `second` opens names what statement `first` binds (its assignment's
+    left side, or the names it imports): a value made and tested at once reads as one step,
+    and is most often written without a blank line between."""
+    bound = _BINDS.match(first)
+    if bound:
+        names = set(_WORD.findall(bound.group(1)))
+    elif " import " in f" {first}":
+        names = set(_WORD.findall(first.split("import", 1)[1]))
+    else:
+        return False
+    return bool(names & set(_WORD.findall(second)))
+
+
+def _spaced_block(after: list[str], at: int) -> bool:
+    """Whether the block around merged line `at` (the lines about it no shallower than it)
+    holds a blank line: a block written with blank lines sets statements apart."""
+    depth = indent_width(after[at])
+    for step in (-1, 1):
+        k = at
+        while 0 <= k < len(after):
+            line = after[k]
+            if not line.strip():
+                return True
+            if indent_width(line) < depth:
+                break
+            k += step
+    return False
 
 
 def _joins_needed(lines: list[str], marked: bool) -> int:

@@ -1,0 +1,119 @@
+"""Blank-less sketches, ninth round: new lines that run two statements together where authors
+most often set them apart (a statement right after a block it follows ends, a block opened
+right after a simple statement), in a block the original spaces with blank lines, are
+refused when the sketch shows it dropped its blank lines; a block that tests what the
+statement before it binds reads as one step and merges.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+LOADER = """package files
+
+import (
+	"log"
+	"os"
+)
+
+// Load reads the file at path.
+func Load(path string) ([]byte, error) {
+	log.Printf("loading %s", path)
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+"""
+
+# Every blank line dropped (the log line and `data` stand apart in the original): a new `if`
+# block, then the rewritten return right after its closing brace.
+AFTER_BLOCK = """// ... existing code ...
+func Load(path string) ([]byte, error) {
+	log.Printf("loading %s", path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) == 0 {
+		return nil, errEmpty
+	}
+	return trim(data), nil
+}
+"""
+
+
+def test_a_statement_right_after_a_new_block_in_a_spaced_function_is_refused() -> None:
+    outcome = merge(LOADER, AFTER_BLOCK, path="files.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "right after a block ends" in outcome.reason
+
+
+def test_the_same_sketch_showing_its_blank_lines_merges() -> None:
+    sketch = AFTER_BLOCK.replace(
+        '\tlog.Printf("loading %s", path)\n', '\tlog.Printf("loading %s", path)\n\n'
+    ).replace("\t}\n\treturn trim", "\t}\n\n\treturn trim")
+    outcome = merge(LOADER, sketch, path="files.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "\t\treturn nil, errEmpty\n\t}\n\n\treturn trim(data), nil\n}" in outcome.text
+
+
+# A new block opened right after a new simple statement: refused...
+LOGGED = """// ... existing code ...
+func Load(path string) ([]byte, error) {
+	log.Printf("loading %s", path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	log.Printf("read %d bytes", len(data))
+	if len(data) > limit {
+		return nil, errTooBig
+	}
+	return data, nil
+}
+"""
+
+
+def test_a_block_opened_right_after_a_new_statement_is_refused() -> None:
+    outcome = merge(LOADER, LOGGED, path="files.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "no blank line at all" in outcome.reason
+
+
+# ...unless the block tests what that statement binds: made and tested at once, one step.
+SIZED = LOGGED.replace(
+    '\tlog.Printf("read %d bytes", len(data))\n\tif len(data) > limit {',
+    "\tsize := len(data)\n\tif size > limit {",
+)
+
+
+def test_a_block_testing_what_the_statement_before_binds_merges() -> None:
+    outcome = merge(LOADER, SIZED, path="files.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "\t}\n\tsize := len(data)\n\tif size > limit {\n" in outcome.text
+
+
+# A sketch that joins no lines the original spaces apart has not shown that it dropped any:
+# its lines may well stand as written.
+UNJOINED = """// ... existing code ...
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) == 0 {
+		return nil, errEmpty
+	}
+	return trim(data), nil
+}
+"""
+
+
+def test_a_sketch_joining_nothing_the_original_spaces_apart_merges() -> None:
+    outcome = merge(LOADER, UNJOINED, path="files.go")
+    assert isinstance(outcome, Merged), outcome
+    block = "\tif len(data) == 0 {\n\t\treturn nil, errEmpty\n\t}\n"
+    assert f"\t}}\n{block}\treturn trim" in outcome.text
