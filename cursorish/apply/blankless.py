@@ -590,7 +590,9 @@ def _space_definitions(
         spacing.setdefault(depth, set()).add(_blanks_after(before, end))
         counts[depth] = counts.get(depth, 0) + 1
     blank = "\r" if out and out[0].endswith("\r") else ""
-    for depth, end, start in reversed(_siblings(out, lang)):
+    # From the last pair up (outer definitions come first in the list): a blank line put in
+    # moves every line after it.
+    for depth, end, start in sorted(_siblings(out, lang), key=lambda pair: -pair[1]):
         rule = spacing.get(depth, set())
         if len(rule) != 1 or counts[depth] < _JOINED or _blanks_after(out, end) > 0:
             continue

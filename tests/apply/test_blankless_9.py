@@ -117,3 +117,51 @@ def test_a_sketch_joining_nothing_the_original_spaces_apart_merges() -> None:
     assert isinstance(outcome, Merged), outcome
     block = "\tif len(data) == 0 {\n\t\treturn nil, errEmpty\n\t}\n"
     assert f"\t}}\n{block}\treturn trim" in outcome.text
+
+
+COUNTER = """pub struct Counter {
+    hits: u32,
+}
+
+impl Counter {
+    pub fn new() -> Self {
+        Counter { hits: 0 }
+    }
+
+    pub fn reset(&mut self) {
+        self.hits = 0;
+    }
+
+    pub fn hit(&mut self) {
+        self.hits += 1;
+    }
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Counter::new()
+    }
+}
+"""
+
+# A new method written last in the `impl`, every blank line dropped: it gets the blank line the
+# file puts between methods before it, and none before the `impl`'s closing brace.
+LAST_METHOD = """// ... existing code ...
+    pub fn hit(&mut self) {
+        self.hits += 1;
+    }
+    pub fn hits(&self) -> u32 {
+        self.hits
+    }
+}
+// ... existing code ...
+"""
+
+
+def test_a_new_last_method_gets_the_files_spacing_before_it_and_none_after() -> None:
+    outcome = merge(COUNTER, LAST_METHOD, path="counter.rs")
+    assert isinstance(outcome, Merged), outcome
+    method = "    pub fn hits(&self) -> u32 {\n        self.hits\n    }\n"
+    assert outcome.text == COUNTER.replace(
+        "        self.hits += 1;\n    }\n}\n", f"        self.hits += 1;\n    }}\n\n{method}}}\n"
+    )
