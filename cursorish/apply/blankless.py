@@ -412,6 +412,26 @@ def _blank_run(lines: list[str], start: int, step: int) -> list[str]:
     return run if step > 0 else run[::-1]
 
 
+def restore_blanks(original: str, merged: str, lines: list[str], lang: Language) -> str:
+    """A whole file written again without a single blank line, shown dropped (see
+    `dropped_every_blank`): the original's blank lines that the merge deletes between lines it
+    keeps go back where they were, as a sketch that drops every blank line never says that
+    they go; the rest is left to `respace` and `blankless_doubt`."""
+    before = original.split("\n")
+    if not dropped_every_blank(lines, lang, before):
+        return merged
+    after = merged.split("\n")
+    head, tail = _stretch(before, after)
+    old = before[head : len(before) - tail]
+    new = after[head : len(after) - tail]
+    out = after[:head]
+    for tag, i1, i2, j1, j2 in _opcodes(old, new):
+        gone = tag == "delete" and not any(line.strip() for line in old[i1:i2])
+        out.extend(old[i1:i2] if gone else new[j1:j2])
+    out.extend(after[len(after) - tail :] if tail else [])
+    return "\n".join(out)
+
+
 def respace(original: str, merged: str, lines: list[str], lang: Language) -> str:
     """Give new lines from a sketch without any blank line the spacing it could not show, where
     the original says what it is: new lines that take the place of original lines which began

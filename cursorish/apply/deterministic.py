@@ -7,7 +7,7 @@ the router can hand the sketch to the model engine instead. Every merge is check
 
 from __future__ import annotations
 
-from cursorish.apply.blankless import blankless_doubt, respace
+from cursorish.apply.blankless import blankless_doubt, respace, restore_blanks
 from cursorish.apply.guard import UnmentionedDefinition, check_deletions
 from cursorish.apply.languages import Language, detect_language
 from cursorish.apply.lazy import (
@@ -44,6 +44,8 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
             return Refused("the sketch is empty", ENGINE, fmt)
         source = SourceFile.from_text(original)
         text, fmt = _dispatch(fmt, source, original, lines, lang, (sketch, path))
+        if fmt == "whole":
+            text = restore_blanks(original, text, lines, lang)
         if text == original or text.rstrip() == original.rstrip():
             return Refused(
                 "the merge leaves the file unchanged: the sketch's code already occurs in it, "
@@ -51,9 +53,11 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
                 ENGINE,
                 fmt,
             )
-        if fmt in ("lazy", "snippet"):
+        if fmt in ("lazy", "snippet", "whole"):
             text = respace(original, text, lines, lang)
-        if fmt in ("lazy", "snippet") and (doubt := blankless_doubt(original, text, lines, lang)):
+        if fmt in ("lazy", "snippet", "whole") and (
+            doubt := blankless_doubt(original, text, lines, lang)
+        ):
             return Refused(doubt, ENGINE, fmt)
         # The verifier is written apart from the merge; it also runs the syntax check.
         problem = verify_merge(original, sketch, text, path=path)

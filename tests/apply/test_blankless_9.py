@@ -165,3 +165,39 @@ def test_a_new_last_method_gets_the_files_spacing_before_it_and_none_after() -> 
     assert outcome.text == COUNTER.replace(
         "        self.hits += 1;\n    }\n}\n", f"        self.hits += 1;\n    }}\n\n{method}}}\n"
     )
+
+
+GREETER = """import sys
+
+
+def greet(name):
+    print(f"Hello, {name}")
+
+    return name
+
+
+def main():
+    greet(sys.argv[1])
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+# The whole file written again with one line changed and every blank line dropped: the
+# original's blank lines between the lines it keeps stay where they were.
+WHOLE = """import sys
+def greet(name):
+    print(f"Hi, {name}")
+    return name
+def main():
+    greet(sys.argv[1])
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_whole_file_without_blank_lines_keeps_the_originals() -> None:
+    outcome = merge(GREETER, WHOLE, path="greet.py")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == GREETER.replace("Hello", "Hi")
