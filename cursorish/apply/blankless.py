@@ -138,12 +138,19 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
                 f"{head + j1 + 1}) go in next to blank original line(s) around line {at + 1}: "
                 "unclear on which side of them, and with what spacing"
             )
-        together = _run_together(new[j1:j2]) if joined else iter(())
-        run = next((k for k in together if _spaced_block(after, head + j1 + k)), None)
+        # An inserted block that ends with the line before it (or begins with the line after
+        # it) reads the same shifted past that line, the diff picking one: both are read.
+        start, stop = head + j1, head + j2
+        if tag == "insert" and start > 0 and after[start - 1] == after[stop - 1]:
+            start -= 1
+        if tag == "insert" and stop < len(after) and after[stop] == after[head + j1]:
+            stop += 1
+        together = _run_together(after[start:stop]) if joined else iter(())
+        run = next((k for k in together if _spaced_block(after, start + k)), None)
         if run is not None:
             return (
                 f"the sketch has no blank line at all, and its new lines (merged line "
-                f"{head + j1 + run + 1}) start a statement right after a block ends or begin a "
+                f"{start + run + 1}) start a statement right after a block ends or begin a "
                 "block right after a statement, in a block the original spaces with blank "
                 "lines: unclear whether a blank line sets them apart"
             )

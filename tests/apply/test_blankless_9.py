@@ -85,16 +85,41 @@ def test_a_block_opened_right_after_a_new_statement_is_refused() -> None:
 
 
 # ...unless the block tests what that statement binds: made and tested at once, one step.
-SIZED = LOGGED.replace(
-    '\tlog.Printf("read %d bytes", len(data))\n\tif len(data) > limit {',
-    "\tsize := len(data)\n\tif size > limit {",
-)
+COUNT = """from files import read_lines
+
+LIMIT = 100
+
+
+def count(path):
+    print("counting", path)
+
+    lines = read_lines(path)
+    return len(lines)
+"""
+
+SIZED = """# ... existing code ...
+def count(path):
+    print("counting", path)
+    lines = read_lines(path)
+    total = len(lines)
+    if total > LIMIT:
+        return LIMIT
+    return total
+"""
 
 
 def test_a_block_testing_what_the_statement_before_binds_merges() -> None:
-    outcome = merge(LOADER, SIZED, path="files.go")
+    outcome = merge(COUNT, SIZED, path="count.py")
     assert isinstance(outcome, Merged), outcome
-    assert "\t}\n\tsize := len(data)\n\tif size > limit {\n" in outcome.text
+    assert "\n\n    lines = read_lines(path)\n    total = len(lines)\n    if total" in outcome.text
+
+
+def test_a_block_testing_something_else_is_refused() -> None:
+    sketch = SIZED.replace("    total = len(lines)\n", '    print("read", len(lines))\n')
+    sketch = sketch.replace("if total > LIMIT", "if len(lines) > LIMIT")
+    outcome = merge(COUNT, sketch.replace("return total", "return len(lines)"), path="count.py")
+    assert isinstance(outcome, Refused), outcome
+    assert "begin a block right after a statement" in outcome.reason
 
 
 # A sketch that joins no lines the original spaces apart has not shown that it dropped any:
@@ -201,3 +226,26 @@ def test_a_whole_file_without_blank_lines_keeps_the_originals() -> None:
     outcome = merge(GREETER, WHOLE, path="greet.py")
     assert isinstance(outcome, Merged), outcome
     assert outcome.text == GREETER.replace("Hello", "Hi")
+
+
+# A new block put in after the original's `if` block (the diff may read it as starting with
+# that block's closing brace): a block opened right after one ends, in a spaced function.
+AFTER_ITS_BRACE = """// ... existing code ...
+func Load(path string) ([]byte, error) {
+	log.Printf("loading %s", path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) == 0 {
+		return nil, errEmpty
+	}
+	return data, nil
+}
+"""
+
+
+def test_a_block_put_in_right_after_a_closing_brace_is_refused() -> None:
+    outcome = merge(LOADER, AFTER_ITS_BRACE, path="files.go")
+    assert isinstance(outcome, Refused), outcome
+    assert "right after a block ends" in outcome.reason
