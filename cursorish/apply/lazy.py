@@ -153,7 +153,10 @@ def merge_lazy_sketch(
         rivals.extend(_repeated_readings(source, sketch, other, index, lang))
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
             continue  # the same places, matched in less detail: the better match stands
-        alt = _assemble(source, sketch, other, index, lang)
+        try:
+            alt = _assemble(source, sketch, other, index, lang)
+        except RefusedMerge:
+            continue  # a placement whose own reading refuses outright is no rival
         rivals.append((alt, _tie_reason(sketch, paths[0], other)))
     # Every placement as good as the best one is among the rivals (none was cut off).
     every = len(paths) < KEPT or (
