@@ -48,6 +48,8 @@ def edited_candidates(
         ]
         if not matches:
             matches = _alike(chunk_lines[k], width, index)
+        elif len(matches) > MAX_MATCHES:
+            matches = _nearest(chunk_lines[k], matches, index)
         if 0 < len(matches) <= MAX_MATCHES:
             found[k] = matches
     telling = [k for k, kk in enumerate(chunk_keys) if weight(kk) >= 1.0]
@@ -144,6 +146,24 @@ def _alike(line: str, width: int, index: Index) -> list[int]:
             if len(out) > MAX_MATCHES:
                 break
     return out
+
+
+def _nearest(line: str, matches: list[int], index: Index) -> list[int]:
+    """Of the many original lines that start like `line` (headers of one receiver's methods,
+    `func (e *Entry) ...`), the one that reads as it with a word or two changed by a high
+    likeness of its whole text: the one edited, not its siblings. Only for a line long
+    enough to tell (not `return e`) and no comment, and only where one original line is so."""
+    text = line.strip()
+    if len(text) < _ALIKE_LENGTH or text.startswith(_COMMENTS):
+        return []
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(text)
+    out: list[int] = []
+    for j in matches:
+        matcher.set_seq1(index.lines[j].strip())
+        if matcher.quick_ratio() >= _ALIKE and matcher.ratio() >= _ALIKE:
+            out.append(j)
+    return out if len(out) == 1 else []
 
 
 def _partly_edited(

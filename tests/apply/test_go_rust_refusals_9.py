@@ -1,10 +1,11 @@
 """Go and Rust refusals of round 9 (helper h79): a rival placement whose own reading the
-engine refuses outright is no rival."""
+engine refuses outright is no rival; an edited line among many that start like it (one
+receiver's method headers) is placed at the one original line like it by its whole text."""
 
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 # Two impls written alike, each with a documented `new`. The sketch rewrites the second one's
 # comments into doc comments and shows `#[inline]` and its `fn new` line as context. Placed
@@ -86,3 +87,78 @@ def test_a_rival_placement_that_refuses_itself_is_no_rival() -> None:
     new += "    /// Only the module itself calls this.\n"
     new += "    /// It trusts its input, so no item is checked.\n"
     assert outcome.text == IMPLS.replace(old, new)
+
+
+# One receiver's methods all start alike (`func (c *Cache) `), more of them than likeness by
+# a shared start may name. The sketch rewrites one method's header (its result no longer
+# named) and body between a `}` and a blank line: the one header that reads as the new one
+# with a word changed, by its whole text, is the one edited, and the chunk replaces it.
+CACHE = """\
+package cache
+
+type Cache struct {
+	items map[string]Item
+	order []string
+}
+
+func (c *Cache) Get(key string) (Item, bool) {
+	item, ok := c.items[key]
+	return item, ok
+}
+
+func (c *Cache) Set(key string, item Item) {
+	c.items[key] = item
+	c.order = append(c.order, key)
+}
+
+func (c *Cache) Len() int {
+	return len(c.items)
+}
+
+func (c *Cache) IsEmpty() (empty bool) {
+	return c.items != nil &&
+		len(c.order) == 0
+}
+
+func (c *Cache) Keys() []string {
+	return append([]string(nil), c.order...)
+}
+
+func (c *Cache) Clear() {
+	c.items = map[string]Item{}
+	c.order = nil
+}
+"""
+
+CACHE_SKETCH = """\
+// ... existing code ...
+}
+
+func (c *Cache) IsEmpty() bool {
+	// The order slice always holds one key per item, so the
+	// map alone tells whether anything is cached.
+	return c.items == nil
+}
+
+// ... existing code ...
+"""
+
+
+def test_a_header_edited_among_look_alike_siblings_is_found_by_its_whole_text() -> None:
+    outcome = merge(CACHE, CACHE_SKETCH, path="cache.go")
+    assert isinstance(outcome, Merged), outcome
+    old = "func (c *Cache) IsEmpty() (empty bool) {\n\treturn c.items != nil &&\n"
+    old += "\t\tlen(c.order) == 0\n}"
+    new = "func (c *Cache) IsEmpty() bool {\n"
+    new += "\t// The order slice always holds one key per item, so the\n"
+    new += "\t// map alone tells whether anything is cached.\n\treturn c.items == nil\n}"
+    assert outcome.text == CACHE.replace(old, new)
+
+
+def test_a_header_like_two_siblings_places_nothing() -> None:
+    # With a second method whose header reads as the new one just as well, neither is told.
+    twin = CACHE.replace(
+        "func (c *Cache) Keys() []string {", "func (c *Cache) IsEmpty2() (empty bool) {"
+    )
+    outcome = merge(twin, CACHE_SKETCH, path="cache.go")
+    assert isinstance(outcome, Refused), outcome
