@@ -82,6 +82,7 @@ def _assemble(
     spans: list[Span] = []
     doubts: list[str] = []
     bare = _bare_edges(sketch, path, source.lines, index)
+    written = frozenset(line.strip() for c in sketch.chunks for line in c.lines)
     for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
         keys = chunk.keys
         lower = spans[-1].b if spans else 0
@@ -182,7 +183,7 @@ def _assemble(
         doubts.extend(_crossed_doubts(chunk, span, index, gone))
         edges = (i > 0 or sketch.leading_marker, i < last or sketch.trailing_marker)
         doubts.extend(_edge_import_doubt(chunk, span, source.lines, gone, edges))
-        doubts.extend(_closer_led_rename(chunk, span, source.lines, gone))
+        doubts.extend(_closer_led_rename(chunk, span, source.lines, gone, written))
         doubts.extend(_empty_comment_bounds(chunk, span, index, gone))
         if edges[1]:
             high = spans[i + 1].a if i < last else n

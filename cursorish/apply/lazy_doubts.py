@@ -173,10 +173,18 @@ def _bare_edge_by(shown: list[int], pair: tuple[int, int], bare: tuple[bool, boo
     return (bare[0] and k1 == shown[0]) or (bare[1] and k2 == shown[-1])
 
 
-def _closer_led_rename(chunk: Chunk, span: Span, source: list[str], gone: list[int]) -> list[str]:
+def _closer_led_rename(
+    chunk: Chunk,
+    span: Span,
+    source: list[str],
+    gone: list[int],
+    written: frozenset[str] = frozenset(),
+) -> list[str]:
     """A chunk that opens with a bare closer (`}`) and then writes a new definition, read as
     renaming the original definition it deletes there: the closer ends any definition, so
-    the chunk may as well add its definition after the one it seems to rename."""
+    the chunk may as well add its definition after the one it seems to rename. Not where the
+    sketch (its lines, stripped, `written`) also writes a line that uses the old name
+    elsewhere in the file with the new name instead: it renames the uses, so the definition."""
     shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
     if not shown or shown[0] not in span.matched:
         return []
@@ -192,12 +200,30 @@ def _closer_led_rename(chunk: Chunk, span: Span, source: list[str], gone: list[i
         if k in span.matched or name is None or name in old:
             continue
         width = indent_width(chunk.lines[k])
-        if any(declared_name(source[j]) in old and indent_width(source[j]) == width for j in gone):
+        renamed = {
+            declared_name(source[j])
+            for j in gone
+            if declared_name(source[j]) in old and indent_width(source[j]) == width
+        }
+        if renamed and not any(_uses_renamed(o, name, source, written) for o in renamed):
             return [
                 f"{chunk.where()} open with a closing line and read as renaming a definition "
                 f"into {name}: unclear whether they rename it or add {name} after it"
             ]
     return []
+
+
+def _uses_renamed(old: str | None, new: str, source: list[str], written: frozenset[str]) -> bool:
+    """Whether the sketch writes some original line that uses `old` (not one declaring it)
+    with `new` in its place: the sketch renames that use as well."""
+    if old is None:
+        return False
+    pattern = re.compile(rf"\b{re.escape(old)}\b")
+    return any(
+        pattern.sub(new, line).strip() in written
+        for line in source
+        if old in line and pattern.search(line) and declared_name(line) != old
+    )
 
 
 def _other_copy_doubts(

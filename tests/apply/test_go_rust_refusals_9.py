@@ -1,6 +1,8 @@
 """Go and Rust refusals of round 9 (helper h79): a rival placement whose own reading the
 engine refuses outright is no rival; an edited line among many that start like it (one
-receiver's method headers) is placed at the one original line like it by its whole text."""
+receiver's method headers) is placed at the one original line like it by its whole text; a
+chunk led by a closer that renames a definition is a rename where the sketch renames a use of
+it too."""
 
 from __future__ import annotations
 
@@ -161,4 +163,60 @@ def test_a_header_like_two_siblings_places_nothing() -> None:
         "func (c *Cache) Keys() []string {", "func (c *Cache) IsEmpty2() (empty bool) {"
     )
     outcome = merge(twin, CACHE_SKETCH, path="cache.go")
+    assert isinstance(outcome, Refused), outcome
+
+
+# A chunk that opens with a `}` and writes a definition under a new name where the original
+# defines another: read as a rename, or as a new definition added after the old one. Where
+# the sketch also rewrites a use of the old name elsewhere in the file with the new name, it
+# renames the uses, so the definition too.
+QUEUE = """\
+package queue
+
+type Queue struct {
+	items []int
+}
+
+func (q *Queue) Push(v int) {
+	q.items = append(q.items, v)
+}
+
+// popFrnt removes the first item
+// and hands it back.
+func popFrnt(q *Queue) int {
+	v := q.items[0]
+	q.items = q.items[1:]
+	return v
+}
+
+func (q *Queue) Pop() int {
+	return popFrnt(q)
+}
+"""
+
+QUEUE_SKETCH = """\
+// ... existing code ...
+}
+
+// popFront removes the first item
+// and hands it back.
+func popFront(q *Queue) int {
+	v := q.items[0]
+// ... existing code ...
+
+func (q *Queue) Pop() int {
+	return popFront(q)
+}
+"""
+
+
+def test_a_closer_led_rename_whose_uses_the_sketch_renames_is_a_rename() -> None:
+    outcome = merge(QUEUE, QUEUE_SKETCH, path="queue.go")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == QUEUE.replace("popFrnt", "popFront")
+
+
+def test_a_closer_led_rename_with_its_uses_unshown_stays_refused() -> None:
+    sketch = QUEUE_SKETCH.split("\n\nfunc (q *Queue) Pop", maxsplit=1)[0] + "\n"
+    outcome = merge(QUEUE, sketch, path="queue.go")
     assert isinstance(outcome, Refused), outcome
