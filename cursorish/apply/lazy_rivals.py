@@ -361,31 +361,42 @@ def _near_copy_winner(source: SourceFile, readings: list[tuple[Merge, str]]) -> 
     reading only (or by all of them); every line this reading removes is like a new line.
     A new line like several original lines (two blocks written alike) tells nothing, unless
     one of them is nearly the very line and clearly nearer than the rest (a typo fixed); with
-    none such, or where two new lines point at different readings, there is no winner."""
+    none such, or where two new lines point at different readings, there is no winner. A new
+    line nearly the very line of several, none clearly nearer, casts no vote: the other lines
+    decide, where each that votes is nearly the very line it edits and the reading they choose
+    removes that line's nearest copy."""
     new = {line.strip() for m, _why in readings for line in m.added if line.strip()}
     new |= {text.strip() for m, _why in readings for _j, text in m.rewritten if text.strip()}
     if not new or len(new) * len(source.lines) > _NEAR_COPY_PAIRS:
         return None
     deleted = [m.removed for m, _why in readings]
     winner: int | None = None
+    nearest: list[int] = []  # the nearest copy of each line nearly the very line of several
+    loose = False  # some line that votes is less than nearly the very line it edits
     for line in sorted(new):
         found = _near_copies(source.lines, line)
         if not found:
             continue
         if len(found) > 1:
             found.sort(key=lambda pair: -pair[1])
-            if found[0][1] < _TYPO or found[1][1] > found[0][1] - _TYPO_LEAD:
+            if found[0][1] < _TYPO:
                 return None
+            if found[1][1] > found[0][1] - _TYPO_LEAD:
+                nearest.append(found[0][0])  # nearly the very line of several: no vote
+                continue
         j = found[0][0]
         removing = [index for index, gone in enumerate(deleted) if j in gone]
         if len(removing) == len(readings):
             continue
         if len(removing) != 1 or (winner is not None and removing[0] != winner):
             return None
+        loose = loose or found[0][1] < _TYPO
         if found[0][1] < _TYPO and _named_alike_elsewhere(source, line, j, deleted, removing[0]):
             return None
         winner = removing[0]
     if winner is None or _resemblance(source, readings[winner][0])[1]:
+        return None
+    if nearest and (loose or any(j not in deleted[winner] for j in nearest)):
         return None
     return winner
 

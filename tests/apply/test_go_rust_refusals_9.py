@@ -2,7 +2,8 @@
 engine refuses outright is no rival; an edited line among many that start like it (one
 receiver's method headers) is placed at the one original line like it by its whole text; a
 chunk led by a closer that renames a definition is a rename where the sketch renames a use of
-it too."""
+it too; in a tie, a new line nearly the very line of several originals leaves the choice to
+the new lines that are nearly the very line of one."""
 
 from __future__ import annotations
 
@@ -219,4 +220,58 @@ def test_a_closer_led_rename_whose_uses_the_sketch_renames_is_a_rename() -> None
 def test_a_closer_led_rename_with_its_uses_unshown_stays_refused() -> None:
     sketch = QUEUE_SKETCH.split("\n\nfunc (q *Queue) Pop", maxsplit=1)[0] + "\n"
     outcome = merge(QUEUE, sketch, path="queue.go")
+    assert isinstance(outcome, Refused), outcome
+
+
+# Two impls written alike: the sketch renames `_rng` to `rng` in the first one's `sample`. Its
+# new header is nearly the very line of both impls' headers (one differs by `_`, the other by
+# the return type), so it tells nothing by itself; its new body line is nearly the very line
+# of the first impl's body alone, which tells the reading, and agrees with the header's
+# nearest copy.
+SAMPLERS = """\
+use crate::Rng;
+
+pub trait Sampler<T> {
+    fn sample(&self, rng: &mut Rng) -> T;
+}
+
+impl Sampler<[u8; 4]> for Arrays {
+    #[inline]
+    fn sample(&self, _rng: &mut Rng) -> [u8; 4] {
+        std::array::from_fn(|_| _rng.next_byte())
+    }
+}
+
+impl Sampler<Wrap<u8>> for Wraps {
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> Wrap<u8> {
+        Wrap(rng.next_byte())
+    }
+}
+"""
+
+SAMPLERS_SKETCH = """\
+// ... existing code ...
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> [u8; 4] {
+        std::array::from_fn(|_| rng.next_byte())
+    }
+}
+
+// ... existing code ...
+"""
+
+
+def test_a_line_nearly_like_two_originals_leaves_the_vote_to_the_other_lines() -> None:
+    outcome = merge(SAMPLERS, SAMPLERS_SKETCH, path="lib.rs")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == SAMPLERS.replace("_rng", "rng")
+
+
+def test_a_vote_by_a_line_less_than_nearly_the_very_line_is_not_enough() -> None:
+    # The body line is now an edit of the first impl's body, but not nearly that very line.
+    sketch = SAMPLERS_SKETCH.replace(
+        "std::array::from_fn(|_| rng.next_byte())", "std::array::from_fn(|i| rng.byte_at(i + 1))"
+    )
+    outcome = merge(SAMPLERS, sketch, path="lib.rs")
     assert isinstance(outcome, Refused), outcome
