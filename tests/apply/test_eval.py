@@ -29,9 +29,10 @@ def test_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     # 176 since the blank-less sketch check: one sketch without blank lines joins two pairs of
     # lines the original spaces apart, the price of about 70 wrong merges on blank-less
     # held-out sketches; 177 again since issue 17's fifth round wrote a new look-alike
-    # definition whole beside the one the sketch never mentions). The issue's target is 90%.
+    # definition whole beside the one the sketch never mentions; 178 since the ninth round's
+    # rule for new lines ending with a blank line before their marker). The target is 90%.
     assert result["exact_rate"] >= 0.90
-    assert result["exact"] >= 177
+    assert result["exact"] >= 178
     assert result["wrong"] == 0
 
 
@@ -50,6 +51,7 @@ def test_wide_eval_does_not_regress(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     # 361 of 420 exact, 3 wrong when last measured (318 and 10 before issue 17's rounds, 340
     # and 8 before its third, 348 and 6 before its fourth, 353 and 4 before its fifth, 356 and 3
-    # before its seventh, 358 and 3 before its eighth; the issue's >= 90% exact is not met).
-    assert result["exact"] >= 361
+    # before its seventh, 358 and 3 before its eighth, 361 and 3 before its ninth; the issue's
+    # >= 90% exact is not met).
+    assert result["exact"] >= 362
     assert result["wrong"] <= 3

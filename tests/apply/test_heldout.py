@@ -87,8 +87,9 @@ def test_werkzeug_pflag_hono_serde_level_does_not_regress() -> None:
     counts = outcomes(MORE_SEEN)
     total = sum(counts.values())
     assert total > 500
-    # 430 exact and 1 wrong of 555 when last measured (406 and 15 when the set came in).
-    assert counts["exact"] / total >= 0.774
+    # 431 exact and 1 wrong of 555 when last measured (406 and 15 when the set came in, 430
+    # and 1 before the ninth round).
+    assert counts["exact"] / total >= 0.776
     assert counts["wrong"] / total <= 0.002
 
 
@@ -98,9 +99,10 @@ def test_last_unseen_projects_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_3)
     total = sum(counts.values())
     assert total > 550
-    # 469 exact and 15 wrong of 639 when last measured (458 and 39 before the third round,
-    # 470 and 17 before the sixth, whose blank-less doubt turned 2 exact into refusals).
-    assert counts["exact"] / total >= 0.733
+    # 470 exact and 15 wrong of 639 when last measured (458 and 39 before the third round,
+    # 470 and 17 before the sixth, whose blank-less doubt turned 2 exact into refusals, 469
+    # and 15 before the ninth).
+    assert counts["exact"] / total >= 0.735
     assert counts["wrong"] / total <= 0.0235
 
 
@@ -134,9 +136,10 @@ def test_second_unseen_projects_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_2)
     total = sum(counts.values())
     assert total > 350
-    # 292 exact and 10 wrong of 416 when last measured (244 and 36 before issue 17's rounds,
-    # 278 and 22 before its seventh, whose first fix kept tab-indented Go lines as tabs).
-    assert counts["exact"] / total >= 0.701
+    # 293 exact and 10 wrong of 416 when last measured (244 and 36 before issue 17's rounds,
+    # 278 and 22 before its seventh, whose first fix kept tab-indented Go lines as tabs, 292
+    # and 10 before its ninth).
+    assert counts["exact"] / total >= 0.704
     assert counts["wrong"] / total <= 0.025
 
 
@@ -190,11 +193,12 @@ def test_marshmallow_lipgloss_query_axum_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_6)
     total = sum(counts.values())
     assert total > 800
-    # 653 exact and 13 wrong of 808 when last measured (652 and 13 at the eighth round's start).
-    assert counts["exact"] >= 653 and counts["wrong"] <= 13
+    # 654 exact and 13 wrong of 808 when last measured (652 and 13 at the eighth round's start,
+    # 653 and 13 at the ninth's).
+    assert counts["exact"] >= 654 and counts["wrong"] <= 13
     context = outcomes(UNSEEN_6, CONTEXT_STYLES)
-    # 171 exact and 1 wrong of 200 when last measured (the same at the round's start).
-    assert context["exact"] >= 171 and context["wrong"] <= 1
+    # 172 exact and 1 wrong of 200 when last measured (171 and 1 at the eighth round's start).
+    assert context["exact"] >= 172 and context["wrong"] <= 1
 
 
 @pytest.mark.skipif(not UNSEEN_7.exists(), reason="the fourteenth held-out set is not here")
@@ -204,11 +208,11 @@ def test_anyio_resty_unstorage_indicatif_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_7)
     total = sum(counts.values())
     assert total > 750
-    # 595 exact and 15 wrong of 792 when last measured (the same at the ninth round's start).
-    assert counts["exact"] >= 595 and counts["wrong"] <= 15
+    # 596 exact and 15 wrong of 792 when last measured (595 and 15 at the ninth round's start).
+    assert counts["exact"] >= 596 and counts["wrong"] <= 15
     context = outcomes(UNSEEN_7, CONTEXT_STYLES)
-    # 155 exact and 4 wrong of 190 when last measured (the same at the round's start).
-    assert context["exact"] >= 155 and context["wrong"] <= 4
+    # 156 exact and 4 wrong of 190 when last measured (155 and 4 at the round's start).
+    assert context["exact"] >= 156 and context["wrong"] <= 4
 
 
 def test_blankless_sketches_level_does_not_regress() -> None:
@@ -217,20 +221,21 @@ def test_blankless_sketches_level_does_not_regress() -> None:
     counts = outcomes(styles=styles)
     total = sum(counts.values())
     assert total > 200
-    # 143 exact and 20 wrong of 246 when last measured (145 and 71 before the blank-less check,
+    # 144 exact and 19 wrong of 246 when last measured (145 and 71 before the blank-less check,
     # 142 and 58 before the fifth round, 146 and 46 before the sixth, whose doubt of every
-    # marked sketch without a blank line refused 26 wrong merges for 3 exact).
-    assert counts["exact"] >= 143
-    assert counts["wrong"] <= 20
+    # marked sketch without a blank line refused 26 wrong merges for 3 exact, 143 and 20 before
+    # the ninth).
+    assert counts["exact"] >= 144
+    assert counts["wrong"] <= 19
 
 
 # Each one-language set's floors (habits exact, wrong; context exact, wrong), at the level when
 # last measured: measured before any tuning, then studied (see heldout.py's docstring).
 LANGUAGE_FLOORS = {
-    "heldout-pairs-8.jsonl.gz": (435, 8, 126, 1),  # Go: 424/12, 121/2 before the sixth round
-    "heldout-pairs-9.jsonl.gz": (646, 7, 178, 0),  # TypeScript: 633/22, 174/1 at first
-    "heldout-pairs-10.jsonl.gz": (543, 13, 147, 1),  # Rust: 532/26, 144/4 at first
-    "heldout-pairs-11.jsonl.gz": (609, 13, 167, 1),  # Go: 597/25, 163/4 at first
+    "heldout-pairs-8.jsonl.gz": (438, 8, 127, 1),  # Go: 424/12, 121/2 before the sixth round
+    "heldout-pairs-9.jsonl.gz": (648, 6, 178, 0),  # TypeScript: 633/22, 174/1 at first
+    "heldout-pairs-10.jsonl.gz": (549, 12, 148, 1),  # Rust: 532/26, 144/4 at first
+    "heldout-pairs-11.jsonl.gz": (611, 13, 169, 1),  # Go: 597/25, 163/4 at first
 }
 
 
