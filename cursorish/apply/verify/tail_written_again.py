@@ -6,6 +6,7 @@ replaces; written again, the file holds them twice."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _BESIDE = 6  # non-blank kept lines between the chunk's end and the original's copy
@@ -26,14 +27,15 @@ def _tail_written_again(
             continue
         end = spans[i + 1][0] if i < last_chunk else len(after_keys)
         tail: list[int] = []
-        for r in reversed([r for r in rows if first <= r <= last]):
+        # `rows` is sorted: slice it rather than walk the whole file once per chunk.
+        for r in reversed(rows[bisect_left(rows, first) : bisect_right(rows, last)]):
             if old_of[r] >= 0:
                 break
             tail.append(r)
         if len(tail) < 2:
             continue
         tail.reverse()
-        kept = [r for r in rows if last < r < end][: _BESIDE + len(tail)]
+        kept = rows[bisect_right(rows, last) : bisect_left(rows, end)][: _BESIDE + len(tail)]
         if any(old_of[r] < 0 for r in kept):
             continue
         keys = [after_keys[r] for r in tail]
