@@ -22,6 +22,10 @@ than theirs: changed lines plus 1-3 lines of context, sometimes the enclosing de
 header lines each followed by a marker at its body's depth, one of several marker wordings.
 Write those cases with `cases OUT [PAIRS] --styles context`.
 
+``window`` is a second generator of that shape written apart from it, to check that the engine
+holds on sketches it was not tuned on: 3-6 lines of context, markers at column 0 or at the
+code's depth (each sketch picks one), in wordings ``context`` never uses; blank lines kept.
+
 Build the pairs from bare mirrors (`python -m tests.apply.heldout pairs OUT MIRROR...`), and
 write cases for `cursorish eval apply` (`python -m tests.apply.heldout cases OUT [PAIRS]`).
 Two more sets of other projects: `heldout-pairs-2.jsonl.gz` (starlette, echo, jotai, fd; its
@@ -81,6 +85,7 @@ UNSEEN_7 = DATA.with_name("heldout-pairs-14.jsonl.gz")
 LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
+WINDOW_STYLES = ("window",)
 _WORDINGS = (
     "... existing code ...",
     "...",
@@ -96,6 +101,15 @@ _HEADER = re.compile(
     r"interface|type|function|const|let|mod)\b"
 )
 _CLOSER = re.compile(r"^\s*[}\])]")
+# Marker wordings of the `window` style: none of them is one of `_WORDINGS`.
+_WINDOW_WORDINGS = (
+    "... (unchanged) ...",
+    "existing code here",
+    "rest unchanged",
+    "... snip ...",
+    "...existing code...",
+    "keep the rest as is",
+)
 _MARKERS = {
     "python": ["# ... {what} ...", "# ... {what} ...", "# {what}"],
     "other": ["// ... {what} ...", "/* ... {what} ... */", "// {what}"],
@@ -307,6 +321,8 @@ def sketch(pair: dict[str, Any], style: str, seed: int) -> str | None:
         return "\n".join(out) + "\n"
     if style == "context":
         return _context_sketch(after, regions, lang, rng)
+    if style == "window":
+        return _window_sketch(after, regions, lang, rng)
     context = {"loose": 2, "pasted": rng.choice((2, 3)), "terse": 1}[style]
     ranges = _regions_to_chunks(
         after,
@@ -368,6 +384,32 @@ def _context_sketch(
     rest = [x for x in after[cursor:] if x.strip()]
     if rest:
         out.append(marker(_indent(rest[0]) if rng.random() < 0.5 else ""))
+    return "\n".join(out) + "\n"
+
+
+def _window_sketch(
+    after: list[str], regions: list[tuple[int, int, int, int]], lang: str, rng: random.Random
+) -> str:
+    """Changed lines plus 3-6 lines of context, blank lines kept; one marker wording and one
+    marker depth (column 0, or the depth of the code after it) for the whole sketch."""
+    context = rng.choice((3, 4, 5, 6))
+    wording = rng.choice(_WINDOW_WORDINGS)
+    at_column_0 = rng.random() < 0.5
+    comment = "#" if lang == "python" else "//"
+    ranges = _regions_to_chunks(
+        after,
+        [(max(0, j1 - context), min(len(after), j2 + context)) for _i1, _i2, j1, j2 in regions],
+    )
+    out: list[str] = []
+    cursor = 0
+    for lo, hi in ranges:
+        if lo > cursor:
+            shown = next((x for x in after[lo:hi] if x.strip()), "")
+            out.append(("" if at_column_0 else _indent(shown)) + f"{comment} {wording}")
+        out.extend(after[lo:hi])
+        cursor = hi
+    if any(x.strip() for x in after[cursor:]):
+        out.append(f"{comment} {wording}")
     return "\n".join(out) + "\n"
 
 
