@@ -5,7 +5,9 @@ over the wrong lines loses code that way. One case is no such loss: the chunk sh
 on both sides of the deleted lines (a telling line before them, one after them, no marker
 between, only new lines that take their place if any), so it deletes what lies between on
 purpose; and the sketch's edit also removes every other use of the definition's name in
-code, so the file no longer needs it.
+code, so the file no longer needs it (or the file never used it: a private `_name`/`#name`
+named nowhere outside it is dead code). A weak edge line (`}`, `)`) counts where the sketch
+shows it together with the telling line beside it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from cursorish.apply.lines import key, weight
 from cursorish.apply.markers import is_marker
 from cursorish.apply.structure import Definition
 
+_EDGE_LINES = 3  # weak lines (`}`, `)`) plus the telling one beside them
 _COMMENTS = ("//", "#", "/*", "*", "--", '"""')
 
 
@@ -33,7 +36,7 @@ def dropped_with_last_use(
         named.search(line) and not line.lstrip().startswith(_COMMENTS)
         for j, line in enumerate(lines)
         if not definition.start <= j <= definition.end
-    ):
+    ) and not _dead_private(definition, lines):
         return False  # no use in code removed (a comment naming it may be its own doc)
     low = definition.start - 1
     while low >= 0 and (low in gone or not lines[low].strip()):
@@ -43,15 +46,44 @@ def dropped_with_last_use(
         high += 1
     if low < 0 or high >= len(lines):
         return False
-    before, after = key(lines[low]), key(lines[high])
-    if weight(before) < STRONG or weight(after) < STRONG:
+    before = _edge(lines, low, -1, gone)
+    after = _edge(lines, high, 1, gone)
+    if not before or not after:
         return False  # a `}` or `)` could be any block's
-    shown_before = False  # the line before was shown, with no marker since
-    for line in sketch:
-        if is_marker(line, lang):
-            shown_before = False
-        elif key(line) == after and shown_before:
-            return True
-        elif key(line) == before:
-            shown_before = True
+    shown = [None if is_marker(line, lang) else key(line) for line in sketch if line.strip()]
+    for i in range(len(shown) - len(before) + 1):
+        if shown[i : i + len(before)] != before:
+            continue
+        rest = i + len(before)
+        while rest < len(shown) and shown[rest] is not None:
+            if shown[rest : rest + len(after)] == after:
+                return True
+            rest += 1
     return False
+
+
+def _edge(lines: list[str], start: int, step: int, gone: set[int]) -> list[str | None]:
+    """The kept non-blank lines from `start` away from the deleted lines up to the first
+    telling one (a `}` alone could be any block's), in file order; empty if none is near."""
+    found: list[str | None] = []
+    j = start
+    while 0 <= j < len(lines) and len(found) < _EDGE_LINES:
+        if j not in gone and lines[j].strip():
+            found.append(key(lines[j]))
+            if weight(key(lines[j])) >= STRONG:
+                return found[::-1] if step < 0 else found
+        j += step
+    return []
+
+
+def _dead_private(definition: Definition, lines: list[str]) -> bool:
+    """Whether the definition is private to the file (`_name`, `#name`) and the file names it
+    nowhere outside it: dead code, which a sketch showing the lines around it deletes."""
+    if not definition.name.startswith(("_", "#")) or definition.name.startswith("__"):
+        return False
+    named = re.compile(rf"(?<![\w$]){re.escape(definition.name)}(?![\w$])")
+    return not any(
+        named.search(line)
+        for j, line in enumerate(lines)
+        if not definition.start <= j <= definition.end
+    )
