@@ -20,7 +20,7 @@ from cursorish.apply.lines import key, weight
 from cursorish.apply.markers import is_marker
 from cursorish.apply.structure import Definition
 
-_EDGE_LINES = 3  # weak lines (`}`, `)`) plus the telling one beside them
+_EDGE_LINES = 7  # up to six weak lines (`}`, `)`, `));`) plus the telling one beside them
 _COMMENTS = ("//", "#", "/*", "*", "--", '"""')
 
 
