@@ -67,9 +67,9 @@ def test_unseen_projects_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN)
     total = sum(counts.values())
     assert total > 400
-    # 408 exact and 2 wrong of 495 when last measured (375 and 26 before issue 17's rounds,
-    # 404 and 4 before its seventh, 407 and 3 before its eighth).
-    assert counts["exact"] / total >= 0.824
+    # 410 exact and 2 wrong of 495 when last measured (375 and 26 before issue 17's rounds,
+    # 404 and 4 before its seventh, 407 and 3 before its eighth, 408 and 2 before its ninth).
+    assert counts["exact"] / total >= 0.828
     assert counts["wrong"] / total <= 0.0041
 
 
@@ -88,9 +88,9 @@ def test_werkzeug_pflag_hono_serde_level_does_not_regress() -> None:
     counts = outcomes(MORE_SEEN)
     total = sum(counts.values())
     assert total > 500
-    # 431 exact and 1 wrong of 555 when last measured (406 and 15 when the set came in, 430
+    # 432 exact and 1 wrong of 555 when last measured (406 and 15 when the set came in, 430
     # and 1 before the ninth round).
-    assert counts["exact"] / total >= 0.776
+    assert counts["exact"] / total >= 0.778
     assert counts["wrong"] / total <= 0.002
 
 
@@ -146,8 +146,9 @@ def test_window_sketches_show_wider_context_and_read_as_markers() -> None:
 
 
 # The `window` style: floors where the engine was never tuned on that generator, at the level
-# when it came in (the ninth round; unseen-2, -3 and -4 gave 93/10/0, 141/15/0 and 134/17/0).
-WINDOW_FLOORS = {DATA: (154, 0), UNSEEN_6: (187, 3), UNSEEN_7: (169, 3)}
+# when last measured (the ninth round; unseen-2, -3 and -4 gave 93/10/0, 141/15/0 and 134/17/0;
+# held-out 154 and unseen-7 169 when the style came in).
+WINDOW_FLOORS = {DATA: (155, 0), UNSEEN_6: (187, 3), UNSEEN_7: (170, 3)}
 
 
 @pytest.mark.parametrize("path", list(WINDOW_FLOORS), ids=lambda path: path.name)
@@ -243,8 +244,8 @@ def test_anyio_resty_unstorage_indicatif_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_7)
     total = sum(counts.values())
     assert total > 750
-    # 596 exact and 15 wrong of 792 when last measured (595 and 15 at the ninth round's start).
-    assert counts["exact"] >= 596 and counts["wrong"] <= 15
+    # 598 exact and 15 wrong of 792 when last measured (595 and 15 at the ninth round's start).
+    assert counts["exact"] >= 598 and counts["wrong"] <= 15
     context = outcomes(UNSEEN_7, CONTEXT_STYLES)
     # 156 exact and 4 wrong of 190 when last measured (155 and 4 at the round's start).
     assert context["exact"] >= 156 and context["wrong"] <= 4
@@ -270,7 +271,7 @@ LANGUAGE_FLOORS = {
     "heldout-pairs-8.jsonl.gz": (438, 8, 127, 1),  # Go: 424/12, 121/2 before the sixth round
     "heldout-pairs-9.jsonl.gz": (648, 6, 178, 0),  # TypeScript: 633/22, 174/1 at first
     "heldout-pairs-10.jsonl.gz": (549, 12, 148, 1),  # Rust: 532/26, 144/4 at first
-    "heldout-pairs-11.jsonl.gz": (611, 13, 169, 1),  # Go: 597/25, 163/4 at first
+    "heldout-pairs-11.jsonl.gz": (612, 13, 169, 1),  # Go: 597/25, 163/4 at first
 }
 
 
