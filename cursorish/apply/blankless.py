@@ -95,9 +95,7 @@ def blankless_doubt(original: str, merged: str, lines: list[str], lang: Language
         return None
     after = merged.split("\n")
     # Only the stretch between the common head and tail differs: compare that alone.
-    head, tail = _stretch(before, after)
-    old = before[head : len(before) - tail]
-    new = after[head : len(after) - tail]
+    head, _tail, old, new = _differing(before, after)
     for tag, i1, i2, j1, j2 in _opcodes(old, new):
         at = head + i1
         if tag == "delete" and not any(line.strip() for line in old[i1:i2]):
@@ -409,6 +407,12 @@ def _stretch(before: list[str], after: list[str]) -> tuple[int, int]:
     return head, min(tail, shorter - head)
 
 
+def _differing(before: list[str], after: list[str]) -> tuple[int, int, list[str], list[str]]:
+    """The common head and tail of two files (`_stretch`) and the two stretches between them."""
+    head, tail = _stretch(before, after)
+    return head, tail, before[head : len(before) - tail], after[head : len(after) - tail]
+
+
 def _blank_run(lines: list[str], start: int, step: int) -> list[str]:
     """The blank lines from `start` on, in direction `step` (+1 or -1), in file order."""
     run: list[str] = []
@@ -428,9 +432,7 @@ def restore_blanks(original: str, merged: str, lines: list[str], lang: Language)
     if not dropped_every_blank(lines, lang, before):
         return merged
     after = merged.split("\n")
-    head, tail = _stretch(before, after)
-    old = before[head : len(before) - tail]
-    new = after[head : len(after) - tail]
+    head, tail, old, new = _differing(before, after)
     out = after[:head]
     for tag, i1, i2, j1, j2 in _opcodes(old, new):
         gone = tag == "delete" and not any(line.strip() for line in old[i1:i2])
@@ -461,9 +463,7 @@ def respace(original: str, merged: str, lines: list[str], lang: Language) -> str
     opens = any(line.strip() not in known and _opens(line) for line in code)
     if not lost and not opens:
         return "\n".join(after)
-    head, tail = _stretch(before, after)
-    old = before[head : len(before) - tail]
-    new = after[head : len(after) - tail]
+    head, tail, old, new = _differing(before, after)
     following = after[len(after) - tail] if tail else ""
     out: list[str] = after[:head]
     fresh: list[bool] = [False] * head  # per merged line: whether the sketch wrote it anew
