@@ -30,13 +30,16 @@ def dropped_with_last_use(
     """Whether the original used the definition's name outside it in code (the caller knows
     the merge and the sketch no longer do) and the sketch shows the kept telling lines right
     before and right after the deleted lines around the definition, in that order with no
-    marker between them (only new lines, if any, that take the deleted lines' place)."""
+    marker between them (only new lines, if any, that take the deleted lines' place). A
+    private definition the file names nowhere outside it (dead code) needs no use removed."""
     named = re.compile(rf"(?<![\w$]){re.escape(definition.name)}(?![\w$])")
-    if not any(
-        named.search(line) and not line.lstrip().startswith(_COMMENTS)
+    naming = [
+        line
         for j, line in enumerate(lines)
-        if not definition.start <= j <= definition.end
-    ) and not _dead_private(definition, lines):
+        if not definition.start <= j <= definition.end and named.search(line)
+    ]
+    used = any(not line.lstrip().startswith(_COMMENTS) for line in naming)
+    if not used and (naming or not _private(definition.name)):
         return False  # no use in code removed (a comment naming it may be its own doc)
     low = definition.start - 1
     while low >= 0 and (low in gone or not lines[low].strip()):
@@ -69,21 +72,16 @@ def _edge(lines: list[str], start: int, step: int, gone: set[int]) -> list[str |
     j = start
     while 0 <= j < len(lines) and len(found) < _EDGE_LINES:
         if j not in gone and lines[j].strip():
-            found.append(key(lines[j]))
-            if weight(key(lines[j])) >= STRONG:
+            line_key = key(lines[j])
+            found.append(line_key)
+            if weight(line_key) >= STRONG:
                 return found[::-1] if step < 0 else found
         j += step
     return []
 
 
-def _dead_private(definition: Definition, lines: list[str]) -> bool:
-    """Whether the definition is private to the file (`_name`, `#name`) and the file names it
-    nowhere outside it: dead code, which a sketch showing the lines around it deletes."""
-    if not definition.name.startswith(("_", "#")) or definition.name.startswith("__"):
-        return False
-    named = re.compile(rf"(?<![\w$]){re.escape(definition.name)}(?![\w$])")
-    return not any(
-        named.search(line)
-        for j, line in enumerate(lines)
-        if not definition.start <= j <= definition.end
-    )
+def _private(name: str) -> bool:
+    """Whether a name is private to its file (`_name`, `#name`; not a `__dunder__`): named
+    nowhere else in the file, such a definition is dead code, which a sketch showing the lines
+    around it deletes."""
+    return name.startswith(("_", "#")) and not name.startswith("__")
