@@ -127,6 +127,9 @@ def _whole_statements(source: list[str], b: int, j: int, new: list[str], upper: 
     return after >= upper or indent_width(source[after]) <= indent_width(run[0])
 
 
+_PUNCTUATION_LEAD = re.compile(r"[^\w\s]+")
+
+
 def _opening(line: str) -> str:
     """How a line opens: its first word (`return`, a name assigned), else the punctuation it
     opens with (`}` of `};` and `} & T;`); for a comment, the opener and its first word."""
@@ -136,8 +139,8 @@ def _opening(line: str) -> str:
     word = _FIRST_WORD.match(text)
     if word:
         return word.group(1)
-    lead = text[: len(text) - len(re.sub(r"^[^\w\s]+", "", text))]
-    return lead.rstrip(";,") or text[:1]
+    lead = _PUNCTUATION_LEAD.match(text)
+    return (lead.group() if lead else "").rstrip(";,") or text[:1]
 
 
 def _bracket_closer(text: str) -> bool:
