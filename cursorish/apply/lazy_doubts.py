@@ -178,7 +178,7 @@ def _closer_led_rename(
     span: Span,
     source: list[str],
     gone: list[int],
-    written: frozenset[str] = frozenset(),
+    written: frozenset[str],
 ) -> list[str]:
     """A chunk that opens with a bare closer (`}`) and then writes a new definition, read as
     renaming the original definition it deletes there: the closer ends any definition, so
