@@ -29,6 +29,8 @@ from cursorish.apply.textio import sketch_lines
 from cursorish.apply.verify import verify_merge, verify_names
 
 ENGINE = "deterministic"
+# The formats whose sketch may have dropped every blank line: respaced, then doubted.
+_BLANKLESS_CHECKED = ("lazy", "snippet", "whole")
 
 
 def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
@@ -53,12 +55,10 @@ def merge(original: str, sketch: str, *, path: str) -> ApplyOutcome:
                 ENGINE,
                 fmt,
             )
-        if fmt in ("lazy", "snippet", "whole"):
+        if fmt in _BLANKLESS_CHECKED:
             text = respace(original, text, lines, lang)
-        if fmt in ("lazy", "snippet", "whole") and (
-            doubt := blankless_doubt(original, text, lines, lang)
-        ):
-            return Refused(doubt, ENGINE, fmt)
+            if doubt := blankless_doubt(original, text, lines, lang):
+                return Refused(doubt, ENGINE, fmt)
         # The verifier is written apart from the merge; it also runs the syntax check.
         problem = verify_merge(original, sketch, text, path=path)
         if problem and fmt == "lazy":
