@@ -122,14 +122,24 @@ def _closeness(line: str, original: str) -> float:
     return _CLOSENESS * max(0.0, ratio - _FLOOR) / (1.0 - _FLOOR)
 
 
+def _likeness(line: str) -> difflib.SequenceMatcher[str] | None:
+    """A matcher set to `line`'s text, to measure original lines against it; None for a short
+    line or a comment, which share their wording too often to tell an edit by likeness."""
+    text = line.strip()
+    if len(text) < _ALIKE_LENGTH or text.startswith(_COMMENTS):
+        return None
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(text)
+    return matcher
+
+
 def _alike(line: str, width: int, index: Index) -> list[int]:
     """Original lines at the same depth that read as `line` with a word or two changed (no
     shared start needed: `list[str]` for `List[str]`), by a high likeness of their text."""
+    matcher = _likeness(line)
+    if matcher is None:
+        return []
     text = line.strip()
-    if len(text) < _ALIKE_LENGTH or text.startswith(_COMMENTS):
-        return []  # short lines and comments share their wording too often to tell an edit
-    matcher = difflib.SequenceMatcher(None, autojunk=False)
-    matcher.set_seq2(text)
     out: list[int] = []
     for j, other in enumerate(index.lines):
         if (
@@ -153,11 +163,9 @@ def _nearest(line: str, matches: list[int], index: Index) -> list[int]:
     `func (e *Entry) ...`), the one that reads as it with a word or two changed by a high
     likeness of its whole text: the one edited, not its siblings. Only for a line long
     enough to tell (not `return e`) and no comment, and only where one original line is so."""
-    text = line.strip()
-    if len(text) < _ALIKE_LENGTH or text.startswith(_COMMENTS):
+    matcher = _likeness(line)
+    if matcher is None:
         return []
-    matcher = difflib.SequenceMatcher(None, autojunk=False)
-    matcher.set_seq2(text)
     out: list[int] = []
     for j in matches:
         matcher.set_seq1(index.lines[j].strip())
