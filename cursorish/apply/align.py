@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from cursorish.apply.blocks import BlockCheck, parents
-from cursorish.apply.lines import indent_width, weight
+from cursorish.apply.lines import CLOSING_BRACKETS, indent_width, weight
 
 MAX_OCCURRENCES = 40  # a line found more often than this is too common to seed a placement
 MAX_GAP = 60  # at most this many original lines may be deleted between two matched lines
@@ -29,7 +29,6 @@ _TIE = 1e-6
 WEAK_SHIFTED = 0.5  # lighter lines (punctuation) seed only at their own depth
 STRONG = 1.0  # a placement needs one matched line at least this weighty: a `}` alone says nothing
 CLOSER_MISFIT = 1.0  # score lost by a chain ending on a `}` past the end of its opener's block
-_CLOSERS = ("}", ")", "]")
 
 
 @dataclass
@@ -235,7 +234,7 @@ def _closer_misfit(
     at its depth or shallower), not a later `}` at that depth. Only a chain's last line is
     looked at: chains that differ only there score alike when the sketch adds lines."""
     k, j = pairs[-1]
-    if not chunk_keys[k].startswith(_CLOSERS):
+    if not chunk_keys[k].startswith(CLOSING_BRACKETS):
         return False
     width = indent_width(chunk_lines[k])
     opener = next(

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from cursorish.apply.languages import Language
-from cursorish.apply.lines import indent_width
+from cursorish.apply.lines import CLOSING_BRACKETS, indent_width
 from cursorish.apply.markers import is_marker
 from cursorish.apply.spans import _same_start, similar
 from cursorish.apply.structure import definitions
@@ -302,7 +302,6 @@ def _whole_body(after: list[str], start: int, end: int) -> bool:
     )
 
 
-_CLOSERS = ("}", ")", "]")
 _OPENS = ("{", "(", "[", ":")  # how a line that opens a block (or a bracket) ends
 
 
@@ -320,7 +319,7 @@ def _run_together(block: list[str]) -> Iterator[int]:
         if second.startswith((*_GOES_ON, "case", "default")):
             continue
         depth, was = indent_width(block[k]), indent_width(block[k - 1])
-        ended = first.startswith(_CLOSERS) and not first.endswith(_OPENS)
+        ended = first.startswith(CLOSING_BRACKETS) and not first.endswith(_OPENS)
         if depth == was and ended:
             yield k
             continue

@@ -20,6 +20,7 @@ from cursorish.apply.lazy_sketch import (
     RefusedMerge,
 )
 from cursorish.apply.lines import (
+    CLOSING_BRACKETS,
     STRING_LITERAL,
     indent_width,
     key,
@@ -145,7 +146,7 @@ def _opening(line: str) -> str:
 
 def _bracket_closer(text: str) -> bool:
     """Whether a line is only closing brackets and punctuation (`}`, `});`, `],`)."""
-    return text.startswith(("}", ")", "]")) and not any(c.isalnum() for c in text)
+    return text.startswith(CLOSING_BRACKETS) and not any(c.isalnum() for c in text)
 
 
 def _bracket_balance(lines: list[str]) -> int:
@@ -170,7 +171,7 @@ def _closers_after_new_code(chunk: Chunk, span: Span, index: Index) -> None:
     shown = [k for k, kk in enumerate(keys) if kk]
     tail: list[int] = []
     for k in reversed(shown):
-        if k in span.matched or not keys[k].startswith(("}", ")", "]")):
+        if k in span.matched or not keys[k].startswith(CLOSING_BRACKETS):
             break
         tail.insert(0, k)
     last = max(span.matched)
@@ -178,7 +179,7 @@ def _closers_after_new_code(chunk: Chunk, span: Span, index: Index) -> None:
         return
     run: list[int] = []  # the matched closers just before the new lines, chunk lines
     k = last
-    while k in span.matched and keys[k].startswith(("}", ")", "]")):
+    while k in span.matched and keys[k].startswith(CLOSING_BRACKETS):
         if run and span.matched[k] != span.matched[run[0]] - 1:
             break
         run.insert(0, k)
@@ -214,7 +215,7 @@ def _closer_past_span(chunk: Chunk, span: Span, index: Index, upper: int, delta:
     if not span.matched or not shown:
         return
     close = shown[-1]
-    if not keys[close].startswith(("}", ")", "]")):
+    if not keys[close].startswith(CLOSING_BRACKETS):
         return
     depth = indent_width(chunk.lines[close]) - delta
     if len(shown) < 2:

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from cursorish.apply.align import Index
 from cursorish.apply.lazy_sketch import Chunk
-from cursorish.apply.lines import indent_width
+from cursorish.apply.lines import CLOSING_BRACKETS, indent_width
 from cursorish.apply.spans import Span
 
 _OPENERS = ("{", "[", "(")
-_CLOSERS = ("}", "]", ")")
 _BODY = 3  # non-blank lines of the old entry's body the new lines would replace, at least
 
 
@@ -31,7 +30,7 @@ def _separator_pairs(pairs: list[tuple[int, int]], keys: list[str]) -> bool:
     shown = [keys[k] for k, _j in pairs]
     return (
         all(_bare(k) for k in shown)
-        and shown[0].startswith(_CLOSERS)
+        and shown[0].startswith(CLOSING_BRACKETS)
         and shown[-1].endswith(_OPENERS)
     )
 
@@ -75,7 +74,7 @@ def new_entry(chunk: Chunk, span: Span, index: Index) -> None:
         gone = [j for j in range(j1 + 1, j2) if not index.blank[j]]
         if len(gone) < _BODY:
             continue
-        if not (index.keys[j1].endswith(_OPENERS) and index.keys[j2].startswith(_CLOSERS)):
+        if not (index.keys[j1].endswith(_OPENERS) and index.keys[j2].startswith(CLOSING_BRACKETS)):
             continue
         depth = index.indents[j1]
         if index.indents[j2] != depth or any(index.indents[j] <= depth for j in gone):

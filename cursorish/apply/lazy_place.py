@@ -29,7 +29,7 @@ from cursorish.apply.lazy_sketch import (
     LazySketch,
     RefusedMerge,
 )
-from cursorish.apply.lines import indent_width, weight
+from cursorish.apply.lines import CLOSING_BRACKETS, indent_width, weight
 from cursorish.apply.spans import block_end
 
 # A marker indented into a block usually stands for lines of that block; planners are not
@@ -241,7 +241,7 @@ def _closed_block(place: Placement, chunk: Chunk, index: Index) -> Placement:
         return place
     close = shown[-1]
     k_last, j_last = place.pairs[-1]
-    if k_last >= close or not keys[close].startswith(("}", ")", "]")):
+    if k_last >= close or not keys[close].startswith(CLOSING_BRACKETS):
         return place
     width = indent_width(chunk.lines[close])
     opener = next((k for k in reversed(shown[:-1]) if indent_width(chunk.lines[k]) <= width), -1)

@@ -14,6 +14,8 @@ STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 # A comment opener alone (`///`, `//!`, `#`, ` *`): a comment block's blank line, which like a
 # blank line tells no place and is the edited version of no other line.
 BARE_COMMENT = frozenset(("//", "///", "//!", "#", "*", "--"))
+# What a line that closes a bracketed block starts with (`}`, `})`, `],`).
+CLOSING_BRACKETS = ("}", ")", "]")
 
 
 def key(line: str) -> str:
