@@ -53,6 +53,9 @@ axum; 50 commits each), built by a helper that read only its totals: measured, n
 The ninth round began with `heldout-pairs-14.jsonl.gz` (anyio, resty, unstorage, indicatif; 50
 commits each, resty 40), built and measured by the coordinator, who read only its totals; never
 studied, kept from the helpers' scoring.
+The tenth round began with `heldout-pairs-15.jsonl.gz` (loguru, gin, pinia, crossterm; 50 commits
+each), built and measured by the coordinator, who read only its totals; kept from the helpers'
+scoring, as set 14 was from then on.
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ GO_STUDIED_2 = DATA.with_name("heldout-pairs-11.jsonl.gz")
 UNSEEN_5 = DATA.with_name("heldout-pairs-12.jsonl.gz")
 UNSEEN_6 = DATA.with_name("heldout-pairs-13.jsonl.gz")
 UNSEEN_7 = DATA.with_name("heldout-pairs-14.jsonl.gz")
+UNSEEN_8 = DATA.with_name("heldout-pairs-15.jsonl.gz")
 LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
