@@ -7,7 +7,8 @@ the router can hand the sketch to the model engine instead. Every merge is check
 
 from __future__ import annotations
 
-from cursorish.apply.blankless import blankless_doubt, respace, restore_blanks
+from cursorish.apply.blankless_doubt import blankless_doubt
+from cursorish.apply.blankless_respace import respace, restore_blanks
 from cursorish.apply.guard import UnmentionedDefinition, check_deletions
 from cursorish.apply.languages import Language, detect_language
 from cursorish.apply.lazy import (

@@ -1,5 +1,5 @@
 """Sketches that dropped every blank line (markers kept), second round: where the original says
-what the spacing of the new lines is, the merge gives it to them (`blankless.respace`)."""
+what the spacing of the new lines is, the merge gives it to them (`blankless_respace.respace`)."""
 
 from __future__ import annotations
 

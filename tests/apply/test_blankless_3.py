@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cursorish.apply.blankless import _insert_spots, blankless_doubt
+from cursorish.apply.blankless_doubt import _insert_spots, blankless_doubt
 from cursorish.apply.deterministic import merge
 from cursorish.apply.languages import detect_language
 from cursorish.apply.result import Merged, Refused
