@@ -66,6 +66,8 @@ def check_deletions(
     headers = [line for line in sketch if _HEADER.search(line)]
     found = definitions(original, lang.name)
     names = {d.name for d in found}
+    lost: list[Definition] = []
+    dropped: list[Definition] = []
     for definition in found:
         if definition.end - definition.start + 1 <= _SMALL_DEFINITION:
             continue
@@ -75,12 +77,38 @@ def check_deletions(
         if not still_used and _renamed(definition, source.lines, headers, names, gone):
             continue
         if not still_used and dropped_with_last_use(definition, source.lines, sketch, gone, lang):
+            dropped.append(definition)
+            continue
+        lost.append(definition)
+    for definition in lost:
+        if any(_belongs(definition, owner, source.lines) for owner in dropped):
             continue
         raise UnmentionedDefinition(
             f"the merge would delete {definition.kind.replace('_', ' ')} "
             f"{definition.name!r} (original lines {definition.start + 1}-"
             f"{definition.end + 1}), which the sketch never mentions"
         )
+
+
+# A Go method's receiver type: `func (r codecRegistry) Name(`, `func (r *List[T]) Name(`,
+# `func (*List[T]) Name(`.
+_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)")
+
+
+def _belongs(definition: Definition, owner: Definition, lines: list[str]) -> bool:
+    """Whether a definition is part of one the sketch deletes with its last use: written inside
+    it (a method of a deleted class), or a Go method of a deleted type. It cannot outlive its
+    owner, so it goes with it; the owner was judged on its own (the sketch shows the lines
+    around the deleted lines and no longer uses its name), and a method name the file uses
+    elsewhere (`Encoder` of an interface the type implemented) is no use of this one."""
+    if owner.start < definition.start and definition.end <= owner.end:
+        return True
+    receiver = _RECEIVER.match(lines[definition.start])
+    return (
+        definition.kind == "method_declaration"
+        and receiver is not None
+        and receiver.group(1) == owner.name
+    )
 
 
 def _named_anywhere(name: str, sketch: list[str]) -> bool:
