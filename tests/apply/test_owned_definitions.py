@@ -132,3 +132,11 @@ def test_a_python_class_goes_with_its_methods() -> None:
     assert "class Loader" not in outcome.text
     assert "def __init__(self, data):" in outcome.text
     assert "class View:" in outcome.text
+
+
+def test_a_go_method_with_an_unnamed_receiver_goes_with_its_type() -> None:
+    original = GO.replace("func (r defaultRegistry) Encoder", "func (defaultRegistry) Encoder")
+    original = original.replace("range r.formats", "range []string{}")
+    outcome = merge(original, GO_SKETCH, path="codec.go")
+    assert isinstance(outcome, Merged), outcome
+    assert "defaultRegistry" not in outcome.text
