@@ -6,6 +6,7 @@ and the dynamic programme that picks the best in-order sequence, with what each 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -330,7 +331,53 @@ def _pasted_closers(place: Placement, chunk: Chunk, index: Index) -> Placement:
 
 
 _SHORT_DECLARATION = re.compile(r"^\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:=")
+_TOKEN = re.compile(r"[\w$]+|[^\w\s]+")
 _LEXICAL_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:const|let)\s+([A-Za-z_$][\w$]*)\s*[=:]")
+
+
+def _new_lines(chunk: Chunk, place: Placement, index: Index) -> list[tuple[str, int, list[str]]]:
+    """The chunk's telling new lines (matched nowhere) after its first, each with its depth
+    in the original's terms and the original lines its placement replaces where it writes it
+    (between the matched lines around it)."""
+    keys = chunk.keys
+    pairs = place.pairs
+    found: list[tuple[str, int, list[str]]] = []
+    at = 0  # pairs[at] is the first match after line k
+    for k in range(1, len(keys)):
+        while at < len(pairs) and pairs[at][0] < k:
+            at += 1
+        if (at < len(pairs) and pairs[at][0] == k) or weight(keys[k]) < STRONG:
+            continue
+        low = pairs[at - 1][1] + 1 if at else 0
+        high = pairs[at][1] if at < len(pairs) and at else low
+        replaced = [index.keys[j] for j in range(low, min(high, low + MAX_GAP)) if index.keys[j]]
+        found.append((keys[k], indent_width(chunk.lines[k]) - place.deltas[0], replaced))
+    return found
+
+
+def _edited_here(text: str, depth: int, edits: list[tuple[str, int, list[str]]]) -> bool:
+    """Whether an original line reads as the line one of a chunk's new lines rewrites: a
+    telling line at the new line's depth whose tokens the new line keeps whole, in order,
+    adding no more than as many again (`if (x === root) {` made `if (x === root && !x.id) {`),
+    and more like it than each original line the chunk replaces where it writes that line
+    (those it edits in place)."""
+    if weight(text) < STRONG or len(text) < _TELLING_LENGTH:
+        return False
+    old = _TOKEN.findall(text)
+    for line, width, replaced in edits:
+        new = _TOKEN.findall(line)
+        if width != depth or not len(old) < len(new) <= 2 * len(old):
+            continue
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        if sum(block.size for block in matcher.get_matching_blocks()) < len(old):
+            continue
+        like = difflib.SequenceMatcher(None, text, line, autojunk=False).ratio()
+        if all(
+            difflib.SequenceMatcher(None, other, line, autojunk=False).ratio() < like
+            for other in replaced
+        ):
+            return True
+    return False
 
 
 def _earlier_closer(
@@ -347,7 +394,10 @@ def _earlier_closer(
     the earlier one is meant where the original lines between would otherwise stay beside the
     chunk and clash with it: a name its new lines declare (`x :=` in Go, `const` or `let` in
     JavaScript and TypeScript) declared there again in one scope, or a telling line another
-    chunk writes (code the sketch moves) kept as well. The lines between then go."""
+    chunk writes (code the sketch moves) kept as well, or, inside a body, the one original line
+    that one of the chunk's new lines reads as an extension of (`_edited_here`): kept, it would
+    stand right above its own edited version. (At the top level a new definition written like
+    a sibling is common, so there likeness alone tells nothing.) The lines between then go."""
     keys = chunk.keys
     shown = [k for k, kk in enumerate(keys) if kk]
     if not place.pairs or not shown or weight(keys[shown[0]]) >= STRONG:
@@ -388,14 +438,26 @@ def _earlier_closer(
         if match:
             names.add((match.group(1), indent_width(chunk.lines[k]) - place.deltas[0]))
 
+    if not closers:
+        return place
+    edits = _new_lines(chunk, place, index) if depth > 0 else []
+
     def clashes(j: int) -> bool:
         text = index.keys[j]
         match = declaration.match(index.lines[j]) if declaration and text else None
-        return bool(match and (match.group(1), index.indents[j]) in names) or (
-            written[text] > (text in mine)  # another chunk writes it: code the sketch moves
-            and weight(text) >= STRONG
-            and len(text) >= _TELLING_LENGTH
-            and index.count(text) == 1
+        return (
+            bool(match and (match.group(1), index.indents[j]) in names)
+            or (
+                written[text] > (text in mine)  # another chunk writes it: code the sketch moves
+                and weight(text) >= STRONG
+                and len(text) >= _TELLING_LENGTH
+                and index.count(text) == 1
+            )
+            or (
+                bool(edits)
+                and index.count(text) == 1
+                and _edited_here(text, index.indents[j], edits)
+            )
         )
 
     je = next((c for c in closers if any(clashes(j) for j in range(c + 1, j0))), -1)
