@@ -47,13 +47,15 @@ def dropped_with_last_use(
     high = definition.end + 1
     while high < len(lines) and (high in gone or not lines[high].strip()):
         high += 1
-    if low < 0 or high >= len(lines):
+    shown = [None if is_marker(line, lang) else key(line) for line in sketch if line.strip()]
+    if low < 0 and high >= len(lines):
         return False
+    if low < 0 or high >= len(lines):
+        return _at_file_edge(lines, (low, high), gone, shown)
     before = _edge(lines, low, -1, gone)
     after = _edge(lines, high, 1, gone)
     if not before or not after:
         return False  # a `}` or `)` could be any block's
-    shown = [None if is_marker(line, lang) else key(line) for line in sketch if line.strip()]
     for i in range(len(shown) - len(before) + 1):
         if shown[i : i + len(before)] != before:
             continue
@@ -63,6 +65,20 @@ def dropped_with_last_use(
                 return True
             rest += 1
     return False
+
+
+def _at_file_edge(
+    lines: list[str], bounds: tuple[int, int], gone: set[int], shown: list[str | None]
+) -> bool:
+    """A definition deleted with everything after it (before it) to the file's end (start):
+    the sketch ends (starts) with no marker on the kept telling lines right before (after)
+    the deleted lines, so it shows the file's edge there, the lines beyond it gone."""
+    low, high = bounds
+    if high >= len(lines):
+        before = _edge(lines, low, -1, gone)
+        return bool(before) and shown[-len(before) :] == before
+    after = _edge(lines, high, 1, gone)
+    return bool(after) and shown[: len(after)] == after
 
 
 def _edge(lines: list[str], start: int, step: int, gone: set[int]) -> list[str | None]:

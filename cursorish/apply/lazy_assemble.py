@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import contextvars
 import itertools
+from collections.abc import Callable
 
 from cursorish.apply.align import Index, Placement, fill
 from cursorish.apply.edited import joined_statement, joined_statement_before
 from cursorish.apply.languages import Language
+from cursorish.apply.lazy_dead_edge import dead_edge
 from cursorish.apply.lazy_doubts import (
     _blank_guess,
     _check_edges,
@@ -65,6 +67,33 @@ from cursorish.apply.spans import Span, dropped_blanks, refine
 KEEP_BLANKS: contextvars.ContextVar[bool] = contextvars.ContextVar("keep_blanks", default=True)
 
 
+def _dead_edge_test(
+    sketch: LazySketch,
+    path: list[Placement],
+    spans: list[Span],
+    source: list[str],
+    lang: Language,
+    named: _Definitions,
+) -> Callable[[range, Span], bool]:
+    """Whether original lines at an edge of the file die with the merge (`dead_edge`), for
+    the chunk placed at `span`: what the merge leaves outside them is read as the sketch's
+    lines and the original lines no chunk covers (the spans of the chunks before, the
+    placements of those after)."""
+
+    def dead(region: range, span: Span) -> bool:
+        later = [range(p.a, p.b) for p in path[len(spans) + 1 :] if not p.inserted]
+        covered = [range(s.a, s.b) for s in spans] + [range(span.a, span.b), *later]
+        kept = [line for c in sketch.chunks for line in c.lines]
+        kept += [
+            line
+            for j, line in enumerate(source)
+            if j not in region and not any(j in r for r in covered)
+        ]
+        return dead_edge(source, region, kept, named.every(), lang.name)
+
+    return dead
+
+
 def _assemble(
     source: SourceFile,
     sketch: LazySketch,
@@ -79,9 +108,10 @@ def _assemble(
     if tabs != sketch_tabs and mixed_indent(source.lines):
         sketch_tabs = tabs
     last = len(path) - 1
-    spans: list[Span] = []
     doubts: list[str] = []
     bare = _bare_edges(sketch, path, source.lines, index)
+    spans: list[Span] = []
+    dead = _dead_edge_test(sketch, path, spans, source.lines, lang, named)
     written = frozenset(line.strip() for c in sketch.chunks for line in c.lines)
     for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
         keys = chunk.keys
@@ -117,11 +147,11 @@ def _assemble(
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before:
-            span.a = _head_start(chunk, span, source.lines, bare)
+            span.a = _head_start(chunk, span, source.lines, bare, dead)
         elif span.matched:
             span.a = _replaced_definition(chunk, span, source.lines, lower, named)
         if not after:
-            span.b = _tail_end(chunk, span, source.lines, bare)
+            span.b = _tail_end(chunk, span, source.lines, bare, dead)
         if not place.inserted:
             _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
             _reach_shown_edges(chunk, span, index, (lower, upper), (before, after))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
+from collections.abc import Callable
 
 from cursorish.apply.align import MAX_GAP, STRONG, Index, Placement, fill
 from cursorish.apply.blocks import declared_name
@@ -584,7 +585,13 @@ def _edits_within(lines: list[str], place: Placement, source: list[str]) -> bool
     )
 
 
-def _head_start(chunk: Chunk, span: Span, source: list[str], bare: bool = False) -> int:
+def _head_start(
+    chunk: Chunk,
+    span: Span,
+    source: list[str],
+    bare: bool = False,
+    dead: Callable[[range, Span], bool] | None = None,
+) -> int:
     """Where a first chunk without a marker before it starts replacing the original.
 
     A sketch that opens with context from further down the file did not mean to delete the
@@ -605,6 +612,8 @@ def _head_start(chunk: Chunk, span: Span, source: list[str], bare: bool = False)
                 "the sketch does not reach the file's start, and what it keeps there is unclear"
             )
         return 0  # a sketch this close to the file's start reaches it
+    if not lead and dead is not None and dead(range(span.a), span):
+        return 0  # the head is code the merge leaves dead: the sketch deletes it
     if not lead:
         raise RefusedMerge(
             f"{chunk.where()} start at original line {span.a + 1} with {len(head)} line(s) of "
@@ -643,7 +652,13 @@ EDGE_LINES = 3
 _TAIL_REACH = 12  # original lines after a last chunk read as what it may rewrite
 
 
-def _tail_end(chunk: Chunk, span: Span, source: list[str], bare: bool = False) -> int:
+def _tail_end(
+    chunk: Chunk,
+    span: Span,
+    source: list[str],
+    bare: bool = False,
+    dead: Callable[[range, Span], bool] | None = None,
+) -> int:
     """Where a last chunk without a marker after it stops replacing the original: the mirror
     of `_head_start`. A sketch whose closing lines rewrite the file's last lines (read as
     edits of them) replaces them; one that stops on an original line, or with new code unlike
@@ -661,6 +676,8 @@ def _tail_end(chunk: Chunk, span: Span, source: list[str], bare: bool = False) -
         return span.b  # a sketch without edge markers leaves the file's end out, as its start
     if len(tail) <= EDGE_LINES:
         return n  # a sketch this close to the file's end reaches it
+    if dead is not None and dead(range(span.b, n), span):
+        return n  # the tail is code the merge leaves dead: the sketch deletes it
     raise RefusedMerge(
         f"{chunk.where()} stop at original line {span.b} with {len(tail)} more line(s) of the "
         "file after them and no marker: unclear whether the sketch deletes them or leaves them "

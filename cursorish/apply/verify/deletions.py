@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cursorish.apply.lines import indent_width as _width
+from cursorish.apply.verify.dead_edge import dead_edge
 from cursorish.apply.verify.state import _CheckState
 
 # Deleting this many non-blank lines at an edge of the file that the sketch's outermost line
@@ -65,6 +66,8 @@ class _Deletions(_CheckState):
             if not marker:
                 if shape.whole or len(gone) <= EDGE_CUT or self._in_block(r1, gone):
                     return None
+                if dead_edge(self.before, self.after, gone, self.lang):
+                    return None  # definitions the merge leaves dead: the sketch deletes them
                 side = "start" if at_start else "end"
                 return (
                     f"{what} ({len(gone)} lines at the {side} of the file) would be deleted "

@@ -53,6 +53,7 @@ class _CheckState:
         )
         # Rust shadows a name on purpose by deriving it from itself (`let x = x.trim();`).
         self.shadows = lang == "rust"
+        self.lang = lang
         self.before = before
         self.after = after
         self.shape = shape
