@@ -71,14 +71,21 @@ def _at_file_edge(
     lines: list[str], bounds: tuple[int, int], gone: set[int], shown: list[str | None]
 ) -> bool:
     """A definition deleted with everything after it (before it) to the file's end (start):
-    the sketch ends (starts) with no marker on the kept telling lines right before (after)
-    the deleted lines, so it shows the file's edge there, the lines beyond it gone."""
+    the sketch shows the kept telling lines right before (after) the deleted lines and from
+    them on to its end (start) no marker, only new lines that take their place if any, so it
+    shows the file's edge there, the lines beyond it gone."""
     low, high = bounds
     if high >= len(lines):
-        before = _edge(lines, low, -1, gone)
-        return bool(before) and shown[-len(before) :] == before
-    after = _edge(lines, high, 1, gone)
-    return bool(after) and shown[: len(after)] == after
+        edge = _edge(lines, low, -1, gone)
+        return bool(edge) and any(
+            shown[i : i + len(edge)] == edge and None not in shown[i:]
+            for i in range(len(shown) - len(edge) + 1)
+        )
+    edge = _edge(lines, high, 1, gone)
+    return bool(edge) and any(
+        shown[i : i + len(edge)] == edge and None not in shown[:i]
+        for i in range(len(shown) - len(edge) + 1)
+    )
 
 
 def _edge(lines: list[str], start: int, step: int, gone: set[int]) -> list[str | None]:

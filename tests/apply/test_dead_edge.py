@@ -99,3 +99,15 @@ def test_definition_dropped_at_the_file_end_with_its_last_use() -> None:
     assert dropped_with_last_use(definition, lines, SKETCH.split("\n"), gone, lang)
     marked = [*SKETCH.split("\n"), "// ... existing code ..."]
     assert not dropped_with_last_use(definition, lines, marked, gone, lang)
+
+
+def test_definition_dropped_at_the_file_end_after_new_lines() -> None:
+    # The sketch shows `return mux` / `}` of the kept function, then new lines to its end (no
+    # marker): those take the place of the deleted definition, as between two kept lines.
+    lines = ORIGINAL.split("\n")
+    start = HEAD.count("\n") + 2
+    definition = Definition("function_declaration", "expVars", start, ORIGINAL.count("\n") - 1, 0)
+    gone = set(range(HEAD.count("\n"), len(lines)))
+    lang = detect_language("profiler.go")
+    sketch = [*SKETCH.split("\n"), "", "func health2() {}"]
+    assert dropped_with_last_use(definition, lines, sketch, gone, lang)
