@@ -8,6 +8,7 @@ from collections import Counter
 from cursorish.apply.dropped_definitions import dropped_with_last_use
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy import RefusedMerge
+from cursorish.apply.lazy_dead_edge import dead_prefix, leading_units
 from cursorish.apply.lines import SourceFile, key, weight
 from cursorish.apply.spans import similar
 from cursorish.apply.structure import Definition, definitions
@@ -83,6 +84,8 @@ def check_deletions(
     for definition in lost:
         if any(_belongs(definition, owner, source.lines) for owner in dropped):
             continue
+        if definition.depth == 0 and _dead_head(source.lines, merged, found, gone, lang):
+            continue
         raise UnmentionedDefinition(
             f"the merge would delete {definition.kind.replace('_', ' ')} "
             f"{definition.name!r} (original lines {definition.start + 1}-"
@@ -109,6 +112,20 @@ def _belongs(definition: Definition, owner: Definition, lines: list[str]) -> boo
         and receiver is not None
         and receiver.group(1) == owner.name
     )
+
+
+def _dead_head(
+    lines: list[str], merged: str, found: list[Definition], gone: set[int], lang: Language
+) -> bool:
+    """Whether the merge deletes a Python file's leading imports and definitions whole, all of
+    them dead in the merged file (`dead_prefix`): the sketch's new head took their place."""
+    if lang.name != "python":
+        return False
+    units = leading_units(lines, found)
+    if not units or any(j not in gone for _names, r in units for j in r if lines[j].strip()):
+        return False
+    defined = {d.name for d in found if d.depth == 0}
+    return dead_prefix(lines, units, merged.split("\n"), defined)
 
 
 def _named_anywhere(name: str, sketch: list[str]) -> bool:

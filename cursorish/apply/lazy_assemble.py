@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cursorish.apply.align import Index, Placement, fill
 from cursorish.apply.edited import joined_statement, joined_statement_before
 from cursorish.apply.languages import Language
-from cursorish.apply.lazy_dead_edge import dead_edge
+from cursorish.apply.lazy_dead_edge import dead_edge, dead_prefix, leading_units
 from cursorish.apply.lazy_doubts import (
     _blank_guess,
     _check_edges,
@@ -67,31 +67,40 @@ from cursorish.apply.spans import Span, dropped_blanks, refine
 KEEP_BLANKS: contextvars.ContextVar[bool] = contextvars.ContextVar("keep_blanks", default=True)
 
 
-def _dead_edge_test(
-    sketch: LazySketch,
-    path: list[Placement],
-    spans: list[Span],
-    source: list[str],
-    lang: Language,
-    named: _Definitions,
-) -> Callable[[range, Span], bool]:
-    """Whether original lines at an edge of the file die with the merge (`dead_edge`), for
-    the chunk placed at `span`: what the merge leaves outside them is read as the sketch's
-    lines and the original lines no chunk covers (the spans of the chunks before, the
-    placements of those after)."""
+def _kept_outside(
+    sketch: LazySketch, path: list[Placement], spans: list[Span], source: list[str]
+) -> Callable[[range, Span], list[str]]:
+    """What the merge leaves outside original lines `region` at an edge of the file, for the
+    chunk placed at `span`: the sketch's lines and the original lines no chunk covers (the
+    spans of the chunks before, the placements of those after)."""
 
-    def dead(region: range, span: Span) -> bool:
+    def kept(region: range, span: Span) -> list[str]:
         later = [range(p.a, p.b) for p in path[len(spans) + 1 :] if not p.inserted]
         covered = [range(s.a, s.b) for s in spans] + [range(span.a, span.b), *later]
-        kept = [line for c in sketch.chunks for line in c.lines]
-        kept += [
+        lines = [line for c in sketch.chunks for line in c.lines]
+        lines += [
             line
             for j, line in enumerate(source)
             if j not in region and not any(j in r for r in covered)
         ]
-        return dead_edge(source, region, kept, named.every(), lang.name)
+        return lines
 
-    return dead
+    return kept
+
+
+def _dead_head(
+    span: Span, source: list[str], kept: Callable[[range, Span], list[str]], named: _Definitions
+) -> int:
+    """Where a new first chunk, with no marker before it and no line matched, stops replacing
+    the file's head: after its leading imports and definitions where the merge leaves them all
+    dead (`dead_prefix`), else where it stands (it goes before the file's first line)."""
+    found = named.every()
+    units = leading_units(source, found)
+    if not units or units[-1][1].stop <= span.b:
+        return span.b
+    stop = units[-1][1].stop
+    defined = {d.name for d in found if d.depth == 0}
+    return stop if dead_prefix(source, units, kept(range(stop), span), defined) else span.b
 
 
 def _assemble(
@@ -111,7 +120,11 @@ def _assemble(
     doubts: list[str] = []
     bare = _bare_edges(sketch, path, source.lines, index)
     spans: list[Span] = []
-    dead = _dead_edge_test(sketch, path, spans, source.lines, lang, named)
+    outside = _kept_outside(sketch, path, spans, source.lines)
+
+    def dead(region: range, span: Span) -> bool:
+        return dead_edge(source.lines, region, outside(region, span), named.every(), lang.name)
+
     written = frozenset(line.strip() for c in sketch.chunks for line in c.lines)
     for i, (chunk, place) in enumerate(zip(sketch.chunks, path, strict=True)):
         keys = chunk.keys
@@ -146,6 +159,8 @@ def _assemble(
                 _closer_past_span(chunk, span, index, upper, place.delta)
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
+        if not before and not pairs and span.a == 0 and lang.name == "python":
+            span.b = _dead_head(span, source.lines, outside, named)
         if not before:
             span.a = _head_start(chunk, span, source.lines, bare, dead)
         elif span.matched:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from cursorish.apply.lines import STRING_LITERAL
 from cursorish.apply.structure import Definition
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -81,3 +82,67 @@ def dead_edge(
             continue  # it names what the sketch no longer imports
         return False
     return True
+
+
+_PY_IMPORT = re.compile(r"\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)$")
+
+
+def _py_bound(line: str) -> set[str]:
+    """The names a one-line Python import binds (empty for any other line)."""
+    match = _PY_IMPORT.match(line)
+    if not match:
+        return set()
+    names = set()
+    for part in match.group(1).split(","):
+        words = part.split()
+        if words:
+            names.add(words[-1] if " as " in part else words[0].split(".")[0])
+    return names
+
+
+def leading_units(source: list[str], found: list[Definition]) -> list[tuple[set[str], range]]:
+    """A Python file's leading one-line imports and top-level definitions (comments and blank
+    lines between them skipped), each with the names it binds, up to the first other code."""
+    starts = {d.start: d for d in found if d.depth == 0}
+    units: list[tuple[set[str], range]] = []
+    j = 0
+    while j < len(source):
+        line = source[j]
+        if not _code(line):
+            j += 1
+        elif j in starts:
+            units.append(({starts[j].name}, range(j, starts[j].end + 1)))
+            j = starts[j].end + 1
+        elif _py_bound(line):
+            units.append((_py_bound(line), range(j, j + 1)))
+            j += 1
+        else:
+            break
+    return units
+
+
+def dead_prefix(
+    source: list[str], units: list[tuple[set[str], range]], kept: list[str], defined: set[str]
+) -> bool:
+    """Whether the leading units (`leading_units`) all die with the merge, `kept` being what
+    it leaves after them: nothing it keeps names them, one of the definitions (`defined`)
+    lost its last use outside them (the sketch took it out), and each of the others is used
+    only by them. A new first chunk with no marker before it then writes the file's head in
+    their place: kept, they would be dead code the sketch cut loose."""
+    if not units:
+        return False
+    stop = units[-1][1].stop
+    bound = {name for names, _lines in units for name in names}
+    used = _words(STRING_LITERAL.sub("", line) for line in kept if _code(line))
+    if bound & used:
+        return False
+    dead = bound & defined & (_words(source[stop:]) - _words(kept))
+    if not dead:
+        return False
+    grew = True
+    while grew:  # a name only the dead units use is dead too
+        users = [lines for names, lines in units if names <= dead]
+        also = {n for n in bound - dead if n in _words(source[k] for r in users for k in r)}
+        grew = bool(also)
+        dead |= also
+    return dead == bound

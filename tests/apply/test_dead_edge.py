@@ -9,7 +9,7 @@ from cursorish.apply.dropped_definitions import dropped_with_last_use
 from cursorish.apply.languages import detect_language
 from cursorish.apply.result import Merged, Refused
 from cursorish.apply.structure import Definition
-from cursorish.apply.verify.dead_edge import dead_edge
+from cursorish.apply.verify.dead_edge import dead_edge, dead_python_head
 
 HEAD = """package middleware
 
@@ -111,3 +111,60 @@ def test_definition_dropped_at_the_file_end_after_new_lines() -> None:
     lang = detect_language("profiler.go")
     sketch = [*SKETCH.split("\n"), "", "func health2() {}"]
     assert dropped_with_last_use(definition, lines, sketch, gone, lang)
+
+
+CONF = """import os
+import re
+
+
+def find_version(path):
+    with open(os.path.join("src", path)) as handle:
+        return re.search(r"__version__ = '(.*)'", handle.read()).group(1)
+
+
+# -- General configuration
+project = "demo"
+author = "someone"
+copyright = "2024"
+language = "en"
+exclude_patterns = ["_build"]
+release = find_version("demo/__init__.py")
+version = release.rsplit(".", 1)[0]
+"""
+# A new import as the sketch's first line (no marker before it), and the one use of
+# `find_version` replaced: the helper and the imports only it used are left dead.
+CONF_SKETCH = """from importlib import metadata
+
+
+# ... existing code ...
+exclude_patterns = ["_build"]
+release = metadata.version("demo")
+version = release.rsplit(".", 1)[0]
+"""
+CONF_EXPECTED = "from importlib import metadata\n\n\n" + CONF[CONF.index("# -- General") :].replace(
+    'find_version("demo/__init__.py")', 'metadata.version("demo")'
+)
+
+
+def test_new_head_replaces_the_leading_code_it_leaves_dead() -> None:
+    result = merge(CONF, CONF_SKETCH, path="conf.py")
+    assert isinstance(result, Merged), result
+    assert result.text == CONF_EXPECTED
+
+
+def test_new_head_goes_before_leading_code_still_used() -> None:
+    # `os` is still used below: the leading imports stay, the new import goes before them.
+    original = CONF + "root = os.getcwd()\n"
+    result = merge(original, CONF_SKETCH + "# ... existing code ...\n", path="conf.py")
+    assert isinstance(result, Merged), result
+    assert result.text.startswith("from importlib import metadata\n")
+    assert "import os\nimport re\n" in result.text and "def find_version(path):" in result.text
+
+
+def test_verifier_dead_python_head() -> None:
+    before = CONF.split("\n")
+    after = CONF_EXPECTED.split("\n")
+    gone = [j for j in range(CONF[: CONF.index("# -- General")].count("\n")) if before[j].strip()]
+    assert dead_python_head(before, after, gone)
+    # Keeping a use of `find_version` in the merged file: the head is not dead.
+    assert not dead_python_head(before, [*after, "x = find_version('a')"], gone)

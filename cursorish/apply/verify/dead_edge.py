@@ -58,3 +58,61 @@ def dead_edge(before: list[str], after: list[str], gone: list[int], lang: str) -
             continue
         return False
     return True
+
+
+_PY_IMPORT = re.compile(r"\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)$")
+
+
+def _binds(line: str) -> set[str]:
+    match = _PY_IMPORT.match(line)
+    if not match:
+        return set()
+    parts = [p.split() for p in match.group(1).split(",") if p.strip()]
+    return {p[-1] if "as" in p else p[0].split(".")[0] for p in parts}
+
+
+def dead_python_head(before: list[str], after: list[str], gone: list[int]) -> bool:
+    """Whether the lines gone at a Python file's start are its leading imports and top-level
+    definitions, whole, that the merged file leaves dead: it names none of them, one of the
+    definitions lost its last use in the rest of the file, and each of the others is named
+    only by them (a new head written in their place, the helpers it made needless gone)."""
+    if not gone:
+        return False
+    high = gone[-1] + 1
+    spans = {
+        a: (name, _trimmed(before, a, b)) for name, (a, b) in _definitions(before, "python").items()
+    }
+    units: list[tuple[set[str], range]] = []
+    j = 0
+    while j < high:
+        if not _is_code(before[j]):
+            j += 1
+        elif j in spans:
+            units.append(({spans[j][0]}, range(j, spans[j][1])))
+            j = spans[j][1]
+        elif _binds(before[j]):
+            units.append((_binds(before[j]), range(j, j + 1)))
+            j += 1
+        else:
+            return False
+    if not units or j != high or any(before[k].strip() for k in range(high) if k not in gone):
+        return False
+    bound = {n for names, _r in units for n in names}
+    now = _names([x for x in after if _is_code(x)])
+    if bound & now:
+        return False
+    dead = bound & {spans[a][0] for a in spans} & (_names(before[high:]) - _names(after))
+    while dead:
+        users = [r for names, r in units if names <= dead]
+        more = {n for n in bound - dead if n in _names([before[k] for r in users for k in r])}
+        if not more:
+            break
+        dead |= more
+    return dead == bound
+
+
+def _trimmed(lines: list[str], start: int, end: int) -> int:
+    """A definition's end with the blank lines after it left out."""
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return end

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cursorish.apply.lines import indent_width as _width
-from cursorish.apply.verify.dead_edge import dead_edge
+from cursorish.apply.verify.dead_edge import dead_edge, dead_python_head
 from cursorish.apply.verify.state import _CheckState
 
 # Deleting this many non-blank lines at an edge of the file that the sketch's outermost line
@@ -66,7 +66,11 @@ class _Deletions(_CheckState):
             if not marker:
                 if shape.whole or len(gone) <= EDGE_CUT or self._in_block(r1, gone):
                     return None
-                if dead_edge(self.before, self.after, gone, self.lang):
+                if dead_edge(self.before, self.after, gone, self.lang) or (
+                    at_start
+                    and self.lang == "python"
+                    and dead_python_head(self.before, self.after, gone)
+                ):
                     return None  # definitions the merge leaves dead: the sketch deletes them
                 side = "start" if at_start else "end"
                 return (
