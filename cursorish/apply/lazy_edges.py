@@ -678,11 +678,35 @@ def _tail_end(
         return n  # a sketch this close to the file's end reaches it
     if dead is not None and dead(range(span.b, n), span):
         return n  # the tail is code the merge leaves dead: the sketch deletes it
+    if _body_ends_before(chunk, span, source, trail, tail):
+        return n
     raise RefusedMerge(
         f"{chunk.where()} stop at original line {span.b} with {len(tail)} more line(s) of the "
         "file after them and no marker: unclear whether the sketch deletes them or leaves them "
         'out (end it with an "existing code" marker to keep them)'
     )
+
+
+_EXITS = re.compile(r"(?:return|raise|throw|panic)\b")
+
+
+def _body_ends_before(
+    chunk: Chunk, span: Span, source: list[str], trail: list[int], tail: list[int]
+) -> bool:
+    """Whether the file's last lines are the rest of the block whose header is the chunk's
+    last match (all deeper than it: no closer of its own to keep), and the chunk's new lines after
+    that header end with a `return` (`raise`) at the body's depth: any original body line
+    kept after it could never run, so the new body replaces the old one to the file's end."""
+    if not trail:
+        return False
+    header = indent_width(source[max(span.matched.values())])
+    body = min(indent_width(chunk.lines[k]) for k in trail)
+    last = chunk.lines[trail[-1]]
+    if body <= indent_width(chunk.lines[max(span.matched)]) or indent_width(last) != body:
+        return False
+    if not _EXITS.match(last.strip()):
+        return False
+    return all(indent_width(source[j]) > header for j in tail)
 
 
 def _line_kind(line: str) -> str:

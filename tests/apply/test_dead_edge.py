@@ -168,3 +168,41 @@ def test_verifier_dead_python_head() -> None:
     assert dead_python_head(before, after, gone)
     # Keeping a use of `find_version` in the merged file: the head is not dead.
     assert not dead_python_head(before, [*after, "x = find_version('a')"], gone)
+
+
+MATRIX = """class Matrix:
+    def __init__(self, rows):
+        self.rows = rows
+
+    def total(self):
+        return sum(sum(row) for row in self.rows)
+
+    def flatten(self):
+        out = []
+        for row in self.rows:
+            for value in row:
+                out.append(value)
+        return out
+"""
+
+
+def test_new_body_ending_in_return_replaces_the_rest_of_the_last_block() -> None:
+    # The sketch rewrites the file's last method from its header, no marker after it: the old
+    # body's lines, kept after the new `return`, could never run.
+    sketch = (
+        "# ... existing code ...\n"
+        "    def flatten(self):\n"
+        "        return [value for row in self.rows for value in row]\n"
+    )
+    result = merge(MATRIX, sketch, path="matrix.py")
+    assert isinstance(result, Merged), result
+    assert result.text == MATRIX[: MATRIX.index("        out = []")] + (
+        "        return [value for row in self.rows for value in row]\n"
+    )
+
+
+def test_new_body_line_without_return_leaves_the_rest_of_the_block_unclear() -> None:
+    sketch = "# ... existing code ...\n    def flatten(self):\n        log(self.rows)\n"
+    result = merge(MATRIX, sketch, path="matrix.py")
+    assert isinstance(result, Refused)
+    assert "no marker" in result.reason
