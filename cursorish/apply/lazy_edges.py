@@ -105,6 +105,50 @@ def _to_blank_edges(
             span.b = j
 
 
+def _to_shown_blank(
+    chunk: Chunk,
+    span: Span,
+    source: list[str],
+    bounds: tuple[int, int],
+    markers: tuple[bool, bool],
+) -> None:
+    """A chunk set off from its marker by a blank line whose first (last) line is an original
+    line, kept as it is, says the original line next to that one is blank. Where it is not, the
+    original lines between that line and the nearest blank line are what the sketch deletes
+    (an import dropped from the head of a group, a branch cut after a kept `return`): kept,
+    they would stand between the blank line and the chunk the sketch shows next to it."""
+    lines = chunk.lines
+    shown = [k for k, line in enumerate(lines) if line.strip()]
+    if not shown:
+        return
+    lower, upper = bounds
+    first, last = shown[0], shown[-1]
+    if markers[0] and first > 0 and _kept_as_is(lines[first], span, first, source, span.a):
+        j = span.a
+        while j > lower and source[j - 1].strip():
+            j -= 1
+        if lower < j < span.a:
+            span.a = j
+    if (
+        markers[1]
+        and last < len(lines) - 1
+        and _kept_as_is(lines[last], span, last, source, span.b - 1)
+    ):
+        j = span.b
+        while j < upper and source[j].strip():
+            j += 1
+        if span.b < j < upper:
+            span.b = j
+
+
+def _kept_as_is(line: str, span: Span, k: int, source: list[str], at: int) -> bool:
+    """Whether chunk line k is original line `at`, the span's edge, with the same text, a
+    line the original holds once (a repeated one could be another copy's)."""
+    if span.matched.get(k) != at or key(line) != key(source[at]):
+        return False
+    return sum(key(other) == key(line) for other in source) == 1
+
+
 def _whole_statements(source: list[str], b: int, j: int, new: list[str], upper: int) -> bool:
     """Whether original lines b..j (up to a blank line) are whole statements of the block the
     new lines sit in, which the new lines replace: none shallower than the new lines, closing
