@@ -9,7 +9,7 @@ lines the sketch shows nothing between (which the verifier refuses).
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 PY = """import os
 
@@ -48,3 +48,44 @@ def test_blank_line_before_the_marker_deletes_the_lines_up_to_the_blank_one() ->
         "    )\n",
         "    return str(value)\n",
     )
+
+
+GO = """package config
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/BurntSushi/toml"
+	"github.com/hashicorp/hcl"
+	"github.com/spf13/cast"
+)
+
+func read(in io.Reader) string {
+	buf := new(bytes.Buffer)
+	buf.ReadFrom(in)
+	return cast.ToString(hcl.Parse) + buf.String()
+}
+"""
+
+
+def test_blank_line_after_the_marker_deletes_the_lines_back_to_the_blank_one() -> None:
+    sketch = '// ...\n\n\t"github.com/hashicorp/hcl"\n\t"github.com/spf13/cast"\n// ...\n'
+    result = merge(GO, sketch, path="util.go")
+    assert isinstance(result, Merged), result
+    assert result.text == GO.replace('\t"github.com/BurntSushi/toml"\n', "")
+
+
+def test_a_gone_line_the_chunk_writes_again_rewritten_stays_refused() -> None:
+    """The chunk rewrites the gone import further down: it moves or rewrites that line, and
+    the blank line says nothing about where the lines around it went."""
+    sketch = (
+        "// ...\n"
+        "\n"
+        '\t"github.com/hashicorp/hcl"\n'
+        '\t"github.com/BurntSushi/toml/v2"\n'
+        '\t"github.com/spf13/cast"\n'
+        "// ...\n"
+    )
+    result = merge(GO, sketch, path="util.go")
+    assert isinstance(result, Refused), result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cursorish.apply.lines import indent_width as _width
+from cursorish.apply.spans import similar
 from cursorish.apply.verify.dead_edge import dead_edge, dead_python_head
 from cursorish.apply.verify.state import _CheckState
 
@@ -99,9 +100,50 @@ class _Deletions(_CheckState):
             return None
         if c1 is not None and c1 == c2:
             return None  # deleted between two sketch lines shown next to each other
+        if self._beside_shown_blank(r1, r2, c1, c2, spans) and not self._restated(gone, c1, c2):
+            return None
         return (
             f"{what} ({self.before[gone[0]].strip()[:60]!r}) would be deleted, but the sketch "
             "neither replaces them nor shows the lines around them next to each other"
+        )
+
+    def _beside_shown_blank(
+        self, r1: int, r2: int, c1: int | None, c2: int | None, spans: list[tuple[int, int]]
+    ) -> bool:
+        """Whether the gap lies between a blank original line and a chunk that the sketch
+        shows that blank line next to (a blank line between its marker and its first line,
+        or between its last line and its marker): the sketch shows both sides of the gap."""
+        if r2 != r1 + 1 or r1 < 0 or r2 >= len(self.after):
+            return False
+        chunks = self.shape.chunks
+        if c1 is None and c2 is not None and chunks[c2].blank_before and r2 == spans[c2][0]:
+            return not self.after[r1].strip() and self._kept_once(r2, chunks[c2].lines[0])
+        if c2 is None and c1 is not None and chunks[c1].blank_after and r1 == spans[c1][1]:
+            return not self.after[r2].strip() and self._kept_once(r1, chunks[c1].lines[-1])
+        return False
+
+    def _restated(self, gone: list[int], c1: int | None, c2: int | None) -> bool:
+        """Whether the chunk beside the gap writes a gone line again, as it is or rewritten
+        (`use self::core::fmt;` gone, `use core::fmt;` written): the chunk moves that line, and
+        the blank line it shows says nothing of where the lines around it went."""
+        at = c1 if c1 is not None else c2
+        if at is None:
+            return False
+        keys = {self.before_keys[j] for j in gone}
+        return any(
+            " ".join(line.split()) in keys or similar(line, self.before[j])
+            for line in self.shape.chunks[at].lines
+            for j in gone
+        )
+
+    def _kept_once(self, row: int, shown: str) -> bool:
+        """Whether result row `row`, the sketch line `shown`, is an original line kept as it
+        is (indentation too) that the original holds once, so the chunk's edge is certain."""
+        j = self.old_of[row]
+        return (
+            j >= 0
+            and self.before[j].rstrip() == shown.rstrip() == self.after[row].rstrip()
+            and self.before_keys.count(self.before_keys[j]) == 1
         )
 
     def _bare_edge(self, low: int, high: int, gone: list[int]) -> bool:
