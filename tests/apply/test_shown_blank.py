@@ -56,7 +56,7 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/BurntSushi/toml"
+	_ "net/http/pprof"
 	"github.com/hashicorp/hcl"
 	"github.com/spf13/cast"
 )
@@ -73,7 +73,7 @@ def test_blank_line_after_the_marker_deletes_the_lines_back_to_the_blank_one() -
     sketch = '// ...\n\n\t"github.com/hashicorp/hcl"\n\t"github.com/spf13/cast"\n// ...\n'
     result = merge(GO, sketch, path="util.go")
     assert isinstance(result, Merged), result
-    assert result.text == GO.replace('\t"github.com/BurntSushi/toml"\n', "")
+    assert result.text == GO.replace('\t_ "net/http/pprof"\n', "")
 
 
 def test_a_gone_line_the_chunk_writes_again_rewritten_stays_refused() -> None:
@@ -83,7 +83,7 @@ def test_a_gone_line_the_chunk_writes_again_rewritten_stays_refused() -> None:
         "// ...\n"
         "\n"
         '\t"github.com/hashicorp/hcl"\n'
-        '\t"github.com/BurntSushi/toml/v2"\n'
+        '\t_ "net/http/pprof/v2"\n'
         '\t"github.com/spf13/cast"\n'
         "// ...\n"
     )
