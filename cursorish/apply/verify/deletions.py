@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
+import itertools
 from collections import Counter
 
 from cursorish.apply.lines import indent_width as _width
-from cursorish.apply.spans import similar
 from cursorish.apply.verify.dead_edge import dead_edge, dead_python_head
 from cursorish.apply.verify.state import _CheckState
 
@@ -131,7 +132,7 @@ class _Deletions(_CheckState):
             return False
         keys = {self.before_keys[j] for j in gone}
         return any(
-            " ".join(line.split()) in keys or similar(line, self.before[j])
+            " ".join(line.split()) in keys or _reads_as(line, self.before[j])
             for line in self.shape.chunks[at].lines
             for j in gone
         )
@@ -303,3 +304,19 @@ class _Deletions(_CheckState):
         original line, with new lines of it written there)."""
         first, last = span
         return any(self.old_of[r] < 0 for r in range(first, last + 1))
+
+
+def _reads_as(new: str, old: str) -> bool:
+    """Whether chunk line `new` reads as an edit of original line `old`: the same indentation
+    and a long shared start, or mostly the same text (the verifier's own measure, apart from
+    the merge's)."""
+    if _width(new) != _width(old):
+        return False
+    x, y = new.strip(), old.strip()
+    if not x or not y:
+        return False
+    same = itertools.takewhile(lambda pair: pair[0] == pair[1], zip(x, y, strict=False))
+    shared = sum(1 for _ in same)
+    if shared >= 8 and shared >= 0.6 * min(len(x), len(y)):
+        return True
+    return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= 0.6
