@@ -56,6 +56,7 @@ from cursorish.apply.lazy_sketch import (
     split_sketch,
 )
 from cursorish.apply.lines import SourceFile
+from cursorish.apply.verify.toplevel import _declared_twice
 
 # The names other modules import from here, and two private ones the tests import.
 __all__ = [
@@ -83,6 +84,16 @@ def merge_lazy(
     if not sketch.chunks:
         raise RefusedMerge("the sketch has only markers and no code")
     return merge_lazy_sketch(source, sketch, lang, validate)
+
+
+def _doubles_declaration(source: SourceFile, merged: Merge, lang: Language) -> bool:
+    """Whether the best reading declares a top-level name twice that the original declares
+    once: it wrote the sketch's declaration as new code beside the original's (lined up over
+    a look-alike's body), a file that does not compile. Then a placement that scores lower is
+    still a rival (the one over the original declaration, whose header the sketch repeats):
+    `_settle` takes the one reading the validator lets stand."""
+    after = source.render(merged.pieces).split("\n")
+    return _declared_twice(source.lines, after, lang.name) is not None
 
 
 def merge_lazy_sketch(
@@ -146,10 +157,16 @@ def merge_lazy_sketch(
     rivals = _repeated_readings(source, sketch, paths[0], index, lang)
     rivals.extend(_later_closer_readings(source, sketch, paths[0], index, lang))
     rivals.extend(_recurring_edge_readings(source, sketch, paths[0], merged, index, lang))
+    doubled: bool | None = None  # worked out once a placement falls outside the margin
     for other in paths[1:]:
         gap = paths[0][0].score - other[0].score
-        if gap >= _margin(paths[0], other) or _depth_tells(sketch, paths[0], other):
+        if _depth_tells(sketch, paths[0], other):
             continue
+        if gap >= _margin(paths[0], other):
+            if doubled is None:
+                doubled = _doubles_declaration(source, merged, lang)
+            if not doubled:
+                continue
         rivals.extend(_repeated_readings(source, sketch, other, index, lang))
         if gap >= EXACT_TIE and all(_overlap(p, q) for p, q in zip(paths[0], other, strict=True)):
             continue  # the same places, matched in less detail: the better match stands
