@@ -34,6 +34,7 @@ from cursorish.apply.lazy_edges import (
     _closer_past_span,
     _closers_after_new_code,
     _closers_before_span,
+    _closers_one_level_out,
     _comment_before_next,
     _Definitions,
     _float_span,
@@ -158,6 +159,7 @@ def _assemble(
                 joined_statement(keys, span, index, upper)
                 _closers_after_new_code(chunk, span, index)
                 _closer_past_span(chunk, span, index, upper, place.delta)
+                _closers_one_level_out(chunk, span, index, place.delta)
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))
         if not before and not pairs and span.a == 0 and lang.name == "python":

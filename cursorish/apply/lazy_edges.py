@@ -291,6 +291,50 @@ def _closer_past_span(chunk: Chunk, span: Span, index: Index, upper: int, delta:
     span.b = found + 1
 
 
+def _closers_one_level_out(chunk: Chunk, span: Span, index: Index, delta: int) -> None:
+    """A chunk that ends, before a marker, on a run of closing lines (`}`) matched to a run of
+    the original's closers ending the span, each one level deeper than the original closer it
+    is matched to, while the chunk's lines open one block more than the original lines they
+    replace (new code wraps old lines: `if val != nil {` around a kept `return val`) and the
+    first closer's opener is such a new line: that closer closes the new block, and the
+    others are the original's closers one line earlier, at their own depth. Matched as they
+    stand, the last original closer (its block's end, kept under the marker) would be taken
+    for the chunk's and dropped."""
+    keys = chunk.keys
+    shown = [k for k, kk in enumerate(keys) if kk]
+    run: list[int] = []
+    for k in reversed(shown):
+        if k not in span.matched or not _bracket_closer(keys[k]):
+            break
+        if run and span.matched[k] != span.matched[run[0]] - 1:
+            break
+        run.insert(0, k)
+    if len(run) < 2 or span.matched[run[-1]] != span.b - 1 or len(span.matched) == len(run):
+        return
+    first = span.matched[run[0]]
+    depths = [indent_width(chunk.lines[k]) - delta for k in run]
+    if any(depths[n] == index.indents[first + n] for n in range(len(run))):
+        return  # some closer already sits at its original's depth
+    if any(depths[n] != index.indents[first + n - 1] for n in range(1, len(run))):
+        return
+    depth = indent_width(chunk.lines[run[0]])
+    opener = next(
+        (k for k in reversed(shown) if k < run[0] and indent_width(chunk.lines[k]) <= depth), None
+    )
+    if opener is None or opener in span.matched:
+        return  # the first closer's block is no new one the chunk opens
+    balance = _bracket_balance(chunk.lines)
+    lines = index.lines
+    if balance == _bracket_balance(lines[span.a : span.b]):
+        return
+    if balance != _bracket_balance(lines[span.a : span.b - 1]):
+        return
+    del span.matched[run[0]]
+    for n, k in enumerate(run[1:]):
+        span.matched[k] = first + n
+    span.b -= 1
+
+
 def _statement_tail(source: list[str], span: Span, j: int) -> bool:
     """Whether original lines span.b..j (up to a blank line) are the rest of a statement whose
     head the chunk replaces: they close exactly the brackets that the original lines the chunk
