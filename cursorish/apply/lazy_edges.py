@@ -296,7 +296,8 @@ def _closers_one_level_out(chunk: Chunk, span: Span, index: Index, delta: int) -
     the original's closers ending the span, each one level deeper than the original closer it
     is matched to, while the chunk's lines open one block more than the original lines they
     replace (new code wraps old lines: `if val != nil {` around a kept `return val`) and the
-    first closer's opener is such a new line: that closer closes the new block, and the
+    first closer's opener is such a line (new, or an edited line that now opens a block,
+    `id := f()` become `if id := f(); id != "" {`): that closer closes the new block, and the
     others are the original's closers one line earlier, at their own depth. Matched as they
     stand, the last original closer (its block's end, kept under the marker) would be taken
     for the chunk's and dropped."""
@@ -321,7 +322,11 @@ def _closers_one_level_out(chunk: Chunk, span: Span, index: Index, delta: int) -
     opener = next(
         (k for k in reversed(shown) if k < run[0] and indent_width(chunk.lines[k]) <= depth), None
     )
-    if opener is None or opener in span.matched:
+    if opener is None or (
+        opener in span.matched
+        and _bracket_balance([chunk.lines[opener]])
+        <= _bracket_balance([index.lines[span.matched[opener]]])
+    ):
         return  # the first closer's block is no new one the chunk opens
     balance = _bracket_balance(chunk.lines)
     lines = index.lines
