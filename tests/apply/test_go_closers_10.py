@@ -63,3 +63,31 @@ def test_closers_after_a_new_wrapping_block_keep_the_outer_closer() -> None:
         "\t\t\t\t\treturn v\n\t\t\t\t}\n",
     )
     assert outcome.text == expected
+
+
+# The same, the wrapping block opened by an edited line: `v := src.Lookup(key)` becomes
+# `if v := src.Lookup(key); v != nil {`, a line that now opens a block the original's did not.
+EDITED_SKETCH = """\
+// ... existing code ...
+func (s *Store) Lookup(key string) any {
+	// ... existing code ...
+			if src.shared {
+				if v := src.Lookup(key); v != nil {
+					s.log("found in parent", key)
+					return v
+				}
+			}
+		}
+	// ... existing code ...
+"""
+
+
+def test_closers_after_an_edited_line_that_now_opens_a_block_keep_the_outer_closer() -> None:
+    outcome = merge(LOOKUP, EDITED_SKETCH, path="store.go")
+    assert isinstance(outcome, Merged), outcome
+    expected = LOOKUP.replace(
+        '\t\t\t\tv := src.Lookup(key)\n\t\t\t\ts.log("found in parent", key)\n\t\t\t\treturn v\n',
+        '\t\t\t\tif v := src.Lookup(key); v != nil {\n\t\t\t\t\ts.log("found in parent", key)\n'
+        "\t\t\t\t\treturn v\n\t\t\t\t}\n",
+    )
+    assert outcome.text == expected
