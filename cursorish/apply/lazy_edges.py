@@ -316,7 +316,10 @@ def _closers_one_level_out(chunk: Chunk, span: Span, index: Index, delta: int) -
     depths = [indent_width(chunk.lines[k]) - delta for k in run]
     if any(depths[n] == index.indents[first + n] for n in range(len(run))):
         return  # some closer already sits at its original's depth
-    if any(depths[n] != index.indents[first + n - 1] for n in range(1, len(run))):
+    if any(
+        depths[n] != index.indents[first + n - 1] or keys[run[n]] != index.keys[first + n - 1]
+        for n in range(1, len(run))
+    ):
         return
     depth = indent_width(chunk.lines[run[0]])
     opener = next(
