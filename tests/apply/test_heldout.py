@@ -55,11 +55,11 @@ def test_heldout_level_does_not_regress() -> None:
     counts = outcomes()
     total = sum(counts.values())
     assert total > 500
-    # 519 exact and 3 wrong of 650 when last measured (467 and 31 before issue 17's rounds,
+    # 521 exact and 3 wrong of 650 when last measured (467 and 31 before issue 17's rounds,
     # 481 and 24 before its third, 494 and 11 before its fourth, 500 and 5 before its fifth,
     # 513 and 4 before its sixth, 515 and 3 before its seventh, 516 and 3 before its eighth,
     # 518 and 3 before its tenth).
-    assert counts["exact"] / total >= 0.798
+    assert counts["exact"] / total >= 0.801
     assert counts["wrong"] / total <= 0.0047
 
 
@@ -151,7 +151,7 @@ def test_window_sketches_show_wider_context_and_read_as_markers() -> None:
 # The `window` style: floors where the engine was never tuned on that generator, at the level
 # when last measured (the ninth round; unseen-2, -3 and -4 gave 93/10/0, 141/15/0 and 134/17/0;
 # held-out 154 and unseen-7 169 when the style came in).
-WINDOW_FLOORS = {DATA: (156, 0), UNSEEN_6: (187, 3), UNSEEN_7: (171, 3), UNSEEN_8: (188, 3)}
+WINDOW_FLOORS = {DATA: (156, 0), UNSEEN_6: (188, 3), UNSEEN_7: (171, 3), UNSEEN_8: (188, 3)}
 
 
 @pytest.mark.parametrize("path", list(WINDOW_FLOORS), ids=lambda path: path.name)
@@ -188,9 +188,9 @@ def test_attrs_afero_zustand_anyhow_level_does_not_regress() -> None:
     counts = outcomes(FOURTH_ROUND_STUDIED)
     total = sum(counts.values())
     assert total > 600
-    # 519 exact and 4 wrong of 642 when last measured (493 and 12 before the fifth round, 516
+    # 520 exact and 4 wrong of 642 when last measured (493 and 12 before the fifth round, 516
     # and 4 before the tenth).
-    assert counts["exact"] / total >= 0.808
+    assert counts["exact"] / total >= 0.809
     assert counts["wrong"] / total <= 0.0063
     context = outcomes(FOURTH_ROUND_STUDIED, CONTEXT_STYLES)
     # 144 exact and 0 wrong of 160 (132 and 7 before the fourth round, 142 and 1 before the
@@ -235,9 +235,9 @@ def test_marshmallow_lipgloss_query_axum_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_6)
     total = sum(counts.values())
     assert total > 800
-    # 654 exact and 13 wrong of 808 when last measured (652 and 13 at the eighth round's start,
+    # 656 exact and 13 wrong of 808 when last measured (652 and 13 at the eighth round's start,
     # 653 and 13 at the ninth's, 654 and 13 at the tenth's).
-    assert counts["exact"] >= 655 and counts["wrong"] <= 13
+    assert counts["exact"] >= 656 and counts["wrong"] <= 13
     context = outcomes(UNSEEN_6, CONTEXT_STYLES)
     # 173 exact and 1 wrong of 200 when last measured (171 and 1 at the eighth round's start).
     assert context["exact"] >= 173 and context["wrong"] <= 1
@@ -265,8 +265,8 @@ def test_loguru_gin_pinia_crossterm_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_8)
     total = sum(counts.values())
     assert total > 800
-    # 679 exact and 14 wrong of 811 when last measured (678 and 14 at the tenth round's start).
-    assert counts["exact"] >= 679 and counts["wrong"] <= 14
+    # 680 exact and 14 wrong of 811 when last measured (678 and 14 at the tenth round's start).
+    assert counts["exact"] >= 680 and counts["wrong"] <= 14
     context = outcomes(UNSEEN_8, CONTEXT_STYLES)
     # 175 exact and 3 wrong of 200 at the round's start.
     assert context["exact"] >= 175 and context["wrong"] <= 3
