@@ -172,7 +172,7 @@ def _assemble(
             span.b = _tail_end(chunk, span, source.lines, bare, dead)
         if not place.inserted:
             _to_blank_edges(chunk, span, source.lines, (lower, upper), (before, after))
-            _to_shown_blank(chunk, span, source.lines, (lower, upper), (before, after))
+            _to_shown_blank(chunk, span, index, (lower, upper), (before, after))
             _reach_shown_edges(chunk, span, index, (lower, upper), (before, after))
             if before:
                 _closers_before_span(chunk, span, source.lines, lower)

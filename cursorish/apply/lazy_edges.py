@@ -108,7 +108,7 @@ def _to_blank_edges(
 def _to_shown_blank(
     chunk: Chunk,
     span: Span,
-    source: list[str],
+    index: Index,
     bounds: tuple[int, int],
     markers: tuple[bool, bool],
 ) -> None:
@@ -123,30 +123,29 @@ def _to_shown_blank(
         return
     lower, upper = bounds
     first, last = shown[0], shown[-1]
-    if markers[0] and first > 0 and _kept_as_is(lines[first], span, first, source, span.a):
+    if markers[0] and first > 0 and _kept_as_is(lines[first], span, first, index, span.a):
         j = span.a
-        while j > lower and source[j - 1].strip():
+        while j > lower and not index.blank[j - 1]:
             j -= 1
         if lower < j < span.a:
             span.a = j
     if (
         markers[1]
         and last < len(lines) - 1
-        and _kept_as_is(lines[last], span, last, source, span.b - 1)
+        and _kept_as_is(lines[last], span, last, index, span.b - 1)
     ):
         j = span.b
-        while j < upper and source[j].strip():
+        while j < upper and not index.blank[j]:
             j += 1
         if span.b < j < upper:
             span.b = j
 
 
-def _kept_as_is(line: str, span: Span, k: int, source: list[str], at: int) -> bool:
+def _kept_as_is(line: str, span: Span, k: int, index: Index, at: int) -> bool:
     """Whether chunk line k is original line `at`, the span's edge, with the same text, a
     line the original holds once (a repeated one could be another copy's)."""
-    if span.matched.get(k) != at or key(line) != key(source[at]):
-        return False
-    return sum(key(other) == key(line) for other in source) == 1
+    text = key(line)
+    return span.matched.get(k) == at and text == index.keys[at] and index.count(text) == 1
 
 
 def _whole_statements(source: list[str], b: int, j: int, new: list[str], upper: int) -> bool:
