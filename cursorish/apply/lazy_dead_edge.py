@@ -71,9 +71,9 @@ def dead_edge(
     after = _words(kept)
     if any(d.name in after for d in defs):
         return False  # the merged file still names one of them: they stay
-    before = _words(source[: region.start] + source[region.stop :])
-    lost = before - after
-    unbound = lost & _imported_words(source[: region.start] + source[region.stop :], lang)
+    outside = source[: region.start] + source[region.stop :]
+    lost = _words(outside) - after
+    unbound = lost & _imported_words(outside, lang)
     for d in defs:
         body = source[d.start : d.end + 1]
         if d.name in lost and _private(source[d.start], d.name, lang):
@@ -113,8 +113,8 @@ def leading_units(source: list[str], found: list[Definition]) -> list[tuple[set[
         elif j in starts:
             units.append(({starts[j].name}, range(j, starts[j].end + 1)))
             j = starts[j].end + 1
-        elif _py_bound(line):
-            units.append((_py_bound(line), range(j, j + 1)))
+        elif bound := _py_bound(line):
+            units.append((bound, range(j, j + 1)))
             j += 1
         else:
             break
