@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from cursorish.apply.blocks import declared_name, parents
 from cursorish.apply.lines import indent_width as _width
 from cursorish.apply.lines import key as _key
 from cursorish.apply.verify.state import _CheckState
@@ -140,7 +141,7 @@ class _Repeats(_CheckState):
             for r, k in enumerate(self.after_keys)
             if k in new and r not in chunk_of and self.old_of[r] >= 0
         ]
-        if len(kept) < _COPIED:
+        if len(kept) < _COPIED or self._beside_namesakes(kept, chunk_of):
             return None
         # Only a copy that sits against a chunk: the sketch shows the lines around it, so it
         # would have shown that copy too had it stayed. A copy far from every chunk may be
@@ -157,6 +158,35 @@ class _Repeats(_CheckState):
             f"{self.after[kept[0]].strip()[:50]!r}) that the sketch writes again elsewhere: "
             "unclear whether it moves them (the old copy hidden under a marker) or copies them"
         )
+
+    def _beside_namesakes(self, kept: list[int], chunk_of: dict[int, int]) -> bool:
+        """Whether every kept copy lies in a definition whose header the merge keeps, and the
+        sketch writes its copies in new definitions of those names (another receiver's or
+        class's method): the file ends with both, the original's where it was, so the code was
+        copied into a sibling (a second implementation), not moved out of it."""
+        owner = parents(self.after)
+        wanted = {self.after_keys[r] for r in kept}
+        old: set[str] = set()
+        for r in kept:
+            head = self._definition_of(r, owner)
+            if head < 0 or self.old_of[head] < 0:
+                return False
+            old.add(declared_name(self.after[head]) or "")
+        new: set[str] = set()
+        for r in chunk_of:
+            if self.old_of[r] < 0 and self.after_keys[r] in wanted:
+                head = self._definition_of(r, owner)
+                if head < 0 or self.old_of[head] >= 0 or head not in chunk_of:
+                    return False
+                new.add(declared_name(self.after[head]) or "")
+        return bool(new) and new <= old
+
+    def _definition_of(self, r: int, owner: list[int]) -> int:
+        """The row of the nearest definition header around row r (-1: none)."""
+        r = owner[r]
+        while r >= 0 and declared_name(self.after[r]) is None:
+            r = owner[r]
+        return r
 
     def _redeclared(self, chunk_of: dict[int, int], spans: list[tuple[int, int]]) -> str | None:
         """A name the chunk declares anew (`:=` in Go, `const`/`let` in JavaScript and
