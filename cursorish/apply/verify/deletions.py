@@ -8,6 +8,7 @@ from collections import Counter
 
 from cursorish.apply.lines import indent_width as _width
 from cursorish.apply.verify.dead_edge import dead_edge, dead_python_head
+from cursorish.apply.verify.go_imports import _SPEC
 from cursorish.apply.verify.state import _CheckState
 
 # Deleting this many non-blank lines at an edge of the file that the sketch's outermost line
@@ -101,6 +102,10 @@ class _Deletions(_CheckState):
             return None
         if c1 is not None and c1 == c2:
             return None  # deleted between two sketch lines shown next to each other
+        if self.lang == "go" and _imports_renamed(
+            [self.before[j] for j in gone], self._chunk_lines(c1, c2)
+        ):
+            return None
         if self._beside_shown_blank(r1, r2, c1, c2, spans) and not self._restated(gone, c1, c2):
             return None
         return (
@@ -122,6 +127,10 @@ class _Deletions(_CheckState):
         if c2 is None and c1 is not None and chunks[c1].blank_after and r1 == spans[c1][1]:
             return not self.after[r2].strip() and self._kept_once(r1, chunks[c1].lines[-1])
         return False
+
+    def _chunk_lines(self, c1: int | None, c2: int | None) -> list[str]:
+        """The lines of the chunks on either side of a gap."""
+        return [line for c in {c1, c2} if c is not None for line in self.shape.chunks[c].lines]
 
     def _restated(self, gone: list[int], c1: int | None, c2: int | None) -> bool:
         """Whether the chunk beside the gap writes a gone line again, as it is or rewritten
@@ -304,6 +313,29 @@ class _Deletions(_CheckState):
         original line, with new lines of it written there)."""
         first, last = span
         return any(self.old_of[r] < 0 for r in range(first, last + 1))
+
+
+def _imports_renamed(gone: list[str], chunk: list[str]) -> bool:
+    """Whether every gone line is a Go import spec whose package name (its alias, or the last
+    element of its path) a new import in the chunk beside the gap takes for another path
+    (`"github.com/BurntSushi/toml"` gone, `toml "github.com/pelletier/go-toml"` written):
+    Go refuses a file that imports two packages under one name, so the new import replaces
+    the old one."""
+    new = [spec for line in chunk if (spec := _import_spec(line)) and line not in gone]
+    for line in gone:
+        old = _import_spec(line)
+        if old is None or not any(n[0] == old[0] and n[1] != old[1] for n in new):
+            return False
+    return bool(gone)
+
+
+def _import_spec(line: str) -> tuple[str, str] | None:
+    """(package name, path) of a Go import spec line, or None."""
+    match = _SPEC.match(line.strip())
+    if not match or match.group(1) in ("_", "."):
+        return None
+    path = match.group(2)
+    return match.group(1) or path.rsplit("/", 1)[-1], path
 
 
 def _reads_as(new: str, old: str) -> bool:
