@@ -32,6 +32,7 @@ from cursorish.apply.lazy_place import (
     _earlier_closer,
     _floating,
     _Gaps,
+    _new_block_closer,
     _order_reason,
     _pasted_closers,
     _weak_edge,
@@ -116,6 +117,7 @@ def merge_lazy_sketch(
         cands = candidates(chunk.keys, chunk.lines, index, start)
         cands = [_closed_block(q, chunk, index) for q in cands]
         cands = [_pasted_closers(q, chunk, index) for q in cands]
+        cands = [_new_block_closer(q, chunk, index) for q in cands]
         if i > 0 or sketch.leading_marker:
             prior = options[i - 1] if i > 0 else []
             cands = [_earlier_closer(q, chunk, index, written, lang, prior) for q in cands]

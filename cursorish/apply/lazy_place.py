@@ -330,6 +330,43 @@ def _pasted_closers(place: Placement, chunk: Chunk, index: Index) -> Placement:
     )
 
 
+def _new_block_closer(place: Placement, chunk: Chunk, index: Index) -> Placement:
+    """A chain that starts on a closing line (`}`) whose opener in the chunk is one of the new
+    lines before it (`if (x) {` matched nowhere, at the closer's depth, every line between
+    deeper): that `}` closes the sketch's new block, while the original's `}` it matched
+    closes a block opened before the chunk, which the marker before it keeps. Matched, the
+    merge would leave one of the two openers without its closer (a file that does not parse);
+    the closer is new too, and the chunk starts at its next match."""
+    if len(place.pairs) < 2:
+        return place
+    keys = chunk.keys
+    k0 = place.pairs[0][0]
+    text = keys[k0]
+    if not text.startswith(CLOSING_BRACKETS) or text.endswith(("{", "(", "[")):
+        return place
+    width = indent_width(chunk.lines[k0])
+    opener = next(
+        (k for k in range(k0 - 1, -1, -1) if keys[k] and indent_width(chunk.lines[k]) <= width),
+        -1,
+    )
+    if opener < 0 or indent_width(chunk.lines[opener]) != width:
+        return place
+    if not keys[opener].endswith(("{", "(", "[")):
+        return place
+    pairs = place.pairs[1:]
+    return dataclasses.replace(
+        place,
+        pairs=pairs,
+        score=place.score - weight(text),
+        a=pairs[0][1],
+        deltas=place.deltas[1:],
+        strong=any(weight(keys[k]) >= STRONG for k, _j in pairs),
+        alternatives=[
+            alt[1:] if alt[0][0] == k0 else alt for alt in place.alternatives if len(alt) > 1
+        ],
+    )
+
+
 _SHORT_DECLARATION = re.compile(r"^\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:=")
 _TOKEN = re.compile(r"[\w$]+|[^\w\s]+")
 _LEXICAL_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:const|let)\s+([A-Za-z_$][\w$]*)\s*[=:]")
