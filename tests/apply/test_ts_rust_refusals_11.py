@@ -6,7 +6,7 @@ Each test's sketch is made up.
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
-from cursorish.apply.result import Merged
+from cursorish.apply.result import Merged, Refused
 
 MERGE_ALL = """import {isObject} from './is.js';
 
@@ -68,3 +68,69 @@ def test_closer_of_a_new_block_is_not_the_closer_of_the_block_the_marker_keeps()
     result = merge(MERGE_ALL, sketch, path="merge.ts")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+COMPLETE = """use crate::candidate::Candidate;
+
+fn complete_values(value: &str, completer: &Completer) -> Vec<Candidate> {
+    debug!("complete_values: value={value:?}");
+
+    let mut values = Vec::new();
+    let found = completer.candidates();
+    values.extend(found);
+
+    values.retain(|c| c.get_value().starts_with(value));
+
+    values
+}
+
+fn complete_names(value: &str, names: &[String]) -> Vec<Candidate> {
+    names
+        .iter()
+        .filter(|n| n.starts_with(value))
+        .map(Candidate::new)
+        .collect()
+}
+"""
+
+COMPLETE_SKETCH = """// ... existing code ...
+fn complete_values(value: &str, completer: &Completer) -> Vec<Candidate> {
+    // ... existing code ...
+
+    let mut values = completer.candidates();
+    values.retain(|c| c.get_value().starts_with(value));
+    values
+}
+// ... existing code ...
+"""
+
+
+def test_blank_line_opening_a_chunk_is_the_one_before_the_declaration_it_rewrites() -> None:
+    """The chunk opens on a blank line, then declares `values` anew right before the lines it
+    keeps: the original's declaration of `values` opens the lines after an earlier blank line
+    of the block, so that blank line is the sketch's, and the lines between are rewritten
+    (read as the nearest blank line, the old declaration would stay beside the new one)."""
+    expected = COMPLETE.replace(
+        "    let mut values = Vec::new();\n"
+        "    let found = completer.candidates();\n"
+        "    values.extend(found);\n"
+        "\n"
+        "    values.retain(|c| c.get_value().starts_with(value));\n"
+        "\n",
+        "    let mut values = completer.candidates();\n"
+        "    values.retain(|c| c.get_value().starts_with(value));\n",
+    )
+    result = merge(COMPLETE, COMPLETE_SKETCH, path="complete.rs")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+def test_blank_line_before_other_code_than_the_declaration_tells_nothing() -> None:
+    """Where other code sits between the earlier blank line and the old declaration, that code
+    might as well stay under the marker (the sketch's blank line new): refused."""
+    original = COMPLETE.replace(
+        "    let mut values = Vec::new();\n",
+        "    let limit = 10;\n    let mut values = Vec::new();\n",
+    )
+    result = merge(original, COMPLETE_SKETCH, path="complete.rs")
+    assert isinstance(result, Refused), result
