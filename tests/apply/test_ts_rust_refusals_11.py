@@ -134,3 +134,79 @@ def test_blank_line_before_other_code_than_the_declaration_tells_nothing() -> No
     )
     result = merge(original, COMPLETE_SKETCH, path="complete.rs")
     assert isinstance(result, Refused), result
+
+
+CLIENT = """export class Client {
+\tconstructor(options: Options) {
+\t\tthis.options = options;
+
+\t\tif (supportsAbort) {
+\t\t\tthis.controller = new AbortController();
+\t\t\tif (this.options.signal) {
+\t\t\t\tconst outer = this.options.signal;
+
+\t\t\t\tthis.options.signal.addEventListener('abort', () => {
+\t\t\t\t\tthis.controller.abort(outer.reason);
+\t\t\t\t});
+\t\t\t}
+
+\t\t\tthis.options.signal = this.controller.signal;
+\t\t}
+\t}
+}
+"""
+
+
+def test_blank_line_closing_a_chunk_ends_the_statement_its_new_lines_rewrite() -> None:
+    """The chunk's new lines, then a blank line and a marker, write again a telling line of the
+    `if` statement right after the chunk's last match: the blank line is the one that ends
+    that statement, which the new lines rewrite (read as an insertion, the old statement
+    would stay with the line the sketch moved out of it)."""
+    sketch = (
+        "// ... existing code ...\n"
+        "\t\t\tthis.controller = new AbortController();\n"
+        "\t\t\tconst outer = this.options.signal ?? this.input.signal;\n"
+        "\t\t\touter?.addEventListener('abort', () => {\n"
+        "\t\t\t\tthis.controller.abort(outer.reason);\n"
+        "\t\t\t});\n"
+        "\n"
+        "\t\t\t// ... existing code ...\n"
+    )
+    start = CLIENT.index("\t\t\tif (this.options.signal) {\n")
+    end = CLIENT.index("\n\t\t\tthis.options.signal = this.controller.signal;")
+    expected = (
+        CLIENT[:start] + "\t\t\tconst outer = this.options.signal ?? this.input.signal;\n"
+        "\t\t\touter?.addEventListener('abort', () => {\n"
+        "\t\t\t\tthis.controller.abort(outer.reason);\n"
+        "\t\t\t});\n" + CLIENT[end:]
+    )
+    result = merge(CLIENT, sketch, path="client.ts")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+def test_blank_line_closing_an_insertion_does_not_take_the_next_statement() -> None:
+    """New lines that write nothing of the statement after the chunk's last match are an
+    insertion before it: the blank line the sketch shows is no reason to delete that
+    statement up to the next blank line (refused: the blank line is not there)."""
+    original = (
+        "export class Client {\n"
+        "\tconstructor(options: Options) {\n"
+        "\t\tthis.options = options;\n"
+        "\t\tif (this.options.retry) {\n"
+        "\t\t\tthis.retries = this.options.retry.limit;\n"
+        "\t\t}\n"
+        "\n"
+        "\t\tthis.ready = true;\n"
+        "\t}\n"
+        "}\n"
+    )
+    sketch = (
+        "// ... existing code ...\n"
+        "\t\tthis.options = options;\n"
+        "\t\tthis.startedAt = Date.now();\n"
+        "\n"
+        "\t\t// ... existing code ...\n"
+    )
+    result = merge(original, sketch, path="client.ts")
+    assert isinstance(result, Refused), result
