@@ -5,8 +5,9 @@ with words, and a blank line at its edge is read as the original's blank line ri
 that match (or as a new one). Two things tell another blank line of the same block:
 
 - a chunk that opens on a blank line, where its new lines before its first match declare a
-  name the original declares at the same depth right after an earlier blank line: read as the
-  nearer blank line, the original's declaration stays beside its rewrite (the verifier refuses
+  name the original declares at the same depth right after an earlier blank line (past blank
+  lines between declarations the new lines rewrite, as they space them): read as the nearer
+  blank line, the original's declaration stays beside its rewrite (the verifier refuses
   a name declared again beside it), so the sketch's blank line is the earlier one and the lines
   between go (`_earlier_blank`);
 - a chunk that ends on new lines, a blank line and a marker, where the original statement
@@ -74,6 +75,16 @@ def _earlier_blank(
         if index.blank[j]:
             if not clash:
                 continue
+            prior = _previous_line(index, j)
+            if (
+                prior >= 0
+                and (
+                    _declared(index.lines[prior], pattern, lang.name),
+                    index.indents[prior],
+                )
+                in names
+            ):
+                continue  # a blank line between two declarations the new lines rewrite
             if any(j < p.b <= j1 for p in before):
                 return place
             return dataclasses.replace(
@@ -142,8 +153,8 @@ def _later_blank(place: Placement, chunk: Chunk, index: Index) -> Placement:
 
 
 def _previous_line(index: Index, j: int) -> int:
-    """The nearest line before `j` with code on it."""
+    """The nearest line before `j` with code on it (-1: none)."""
     j -= 1
-    while j > 0 and index.blank[j]:
+    while j >= 0 and index.blank[j]:
         j -= 1
     return j

@@ -210,3 +210,43 @@ def test_blank_line_closing_an_insertion_does_not_take_the_next_statement() -> N
     )
     result = merge(original, sketch, path="client.ts")
     assert isinstance(result, Refused), result
+
+
+STORE = """export function createStore<T>(createState: () => T) {
+  let state = createState()
+  const listeners: Set<Listener> = new Set()
+
+  const getState: () => T = () => state
+
+  const subscribe: (listener: Listener) => () => void = (listener) => {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  }
+
+  return { getState, subscribe }
+}
+"""
+
+
+def test_blank_line_opening_a_chunk_passes_blank_lines_between_rewritten_declarations() -> None:
+    """The chunk's new lines declare two names, a blank line between them, as the original
+    does: the sketch's first blank line is the one before the first of the two declarations
+    (taking the one between them would keep `getState` declared twice)."""
+    sketch = (
+        "// ... existing code ...\n"
+        "\n"
+        "  const getState: StoreApi<T>['getState'] = () => state\n"
+        "\n"
+        "  const subscribe: StoreApi<T>['subscribe'] = (listener) => {\n"
+        "    listeners.add(listener)\n"
+        "// ... existing code ...\n"
+    )
+    expected = STORE.replace(
+        "const getState: () => T = ", "const getState: StoreApi<T>['getState'] = "
+    ).replace(
+        "const subscribe: (listener: Listener) => () => void = ",
+        "const subscribe: StoreApi<T>['subscribe'] = ",
+    )
+    result = merge(STORE, sketch, path="store.ts")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
