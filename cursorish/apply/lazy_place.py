@@ -336,34 +336,41 @@ def _new_block_closer(place: Placement, chunk: Chunk, index: Index) -> Placement
     deeper): that `}` closes the sketch's new block, while the original's `}` it matched
     closes a block opened before the chunk, which the marker before it keeps. Matched, the
     merge would leave one of the two openers without its closer (a file that does not parse);
-    the closer is new too, and the chunk starts at its next match."""
-    if len(place.pairs) < 2:
-        return place
+    the closer is new too, and the chunk starts at its next match. The chains as good as this
+    one (its alternatives) are read the same way: one that starts on another new block's
+    closer is no other reading."""
     keys = chunk.keys
-    k0 = place.pairs[0][0]
-    text = keys[k0]
-    if not text.startswith(CLOSING_BRACKETS) or text.endswith(("{", "(", "[")):
-        return place
-    width = indent_width(chunk.lines[k0])
-    opener = next(
-        (k for k in range(k0 - 1, -1, -1) if keys[k] and indent_width(chunk.lines[k]) <= width),
-        -1,
-    )
-    if opener < 0 or indent_width(chunk.lines[opener]) != width:
-        return place
-    if not keys[opener].endswith(("{", "(", "[")):
+    if len(place.pairs) < 2 or not _closes_new_block(chunk.lines, keys, place.pairs[0][0]):
         return place
     pairs = place.pairs[1:]
     return dataclasses.replace(
         place,
         pairs=pairs,
-        score=place.score - weight(text),
+        score=place.score - weight(keys[place.pairs[0][0]]),
         a=pairs[0][1],
         deltas=place.deltas[1:],
         strong=any(weight(keys[k]) >= STRONG for k, _j in pairs),
         alternatives=[
-            alt[1:] if alt[0][0] == k0 else alt for alt in place.alternatives if len(alt) > 1
+            alt[1:] if len(alt) > 1 and _closes_new_block(chunk.lines, keys, alt[0][0]) else alt
+            for alt in place.alternatives
         ],
+    )
+
+
+def _closes_new_block(lines: list[str], keys: list[str], k: int) -> bool:
+    """Whether chunk line k is a closing line (`}`, not `} else {`) whose opener is an earlier
+    line of the chunk at its depth (every line between deeper), no line before k matched."""
+    text = keys[k]
+    if not text.startswith(CLOSING_BRACKETS) or text.endswith(("{", "(", "[")):
+        return False
+    width = indent_width(lines[k])
+    opener = next(
+        (x for x in range(k - 1, -1, -1) if keys[x] and indent_width(lines[x]) <= width), -1
+    )
+    return (
+        opener >= 0
+        and indent_width(lines[opener]) == width
+        and keys[opener].endswith(("{", "(", "["))
     )
 
 

@@ -1,6 +1,6 @@
 """Issue 17, round 11: TypeScript and Rust refusals where the sketch tells its reading.
 
-Each test's sketch is made up.
+Each test's sketch is made up, but for the last, trimmed from a seen case (bubbles, help.go).
 """
 
 from __future__ import annotations
@@ -250,3 +250,208 @@ def test_blank_line_opening_a_chunk_passes_blank_lines_between_rewritten_declara
     result = merge(STORE, sketch, path="store.ts")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+HELP_GO = """package help
+
+import (
+\t"strings"
+
+\t"github.com/charmbracelet/bubbles/v2/key"
+\ttea "github.com/charmbracelet/bubbletea/v2"
+\t"github.com/charmbracelet/lipgloss"
+)
+
+// Styles is a set of available style definitions for the Help bubble.
+type Styles struct {
+\tEllipsis lipgloss.Style
+
+\t// Styling for the short help
+\tShortKey       lipgloss.Style
+\tShortDesc      lipgloss.Style
+\tShortSeparator lipgloss.Style
+
+\t// Styling for the full help
+\tFullKey       lipgloss.Style
+\tFullDesc      lipgloss.Style
+\tFullSeparator lipgloss.Style
+}
+
+// Model contains the state of the help view.
+type Model struct {
+\tWidth   int
+\tShowAll bool // if true, render the "full" help menu
+
+\tShortSeparator string
+\tFullSeparator  string
+
+\t// The symbol we use in the short help when help items have been truncated
+\t// due to width. Periods of ellipsis by default.
+\tEllipsis string
+
+\tStyles Styles
+}
+
+// New creates a new help view with some useful defaults.
+func New() Model {
+\tkeyStyle := lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{
+\t\tLight: "#909090",
+\t\tDark:  "#626262",
+\t})
+
+\tdescStyle := lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{
+\t\tLight: "#B2B2B2",
+\t\tDark:  "#4A4A4A",
+\t})
+
+\tsepStyle := lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{
+\t\tLight: "#DDDADA",
+\t\tDark:  "#3C3C3C",
+\t})
+
+\treturn Model{
+\t\tShortSeparator: " • ",
+\t\tFullSeparator:  "    ",
+\t\tEllipsis:       "…",
+\t\tStyles: Styles{
+\t\t\tShortKey:       keyStyle,
+\t\t\tShortDesc:      descStyle,
+\t\t\tShortSeparator: sepStyle,
+\t\t\tEllipsis:       sepStyle,
+\t\t\tFullKey:        keyStyle,
+\t\t\tFullDesc:       descStyle,
+\t\t\tFullSeparator:  sepStyle,
+\t\t},
+\t}
+}
+"""
+
+HELP_GO_SKETCH = """/* ... unchanged code ... */
+
+func newStyles(isDark bool) Styles {
+\tlightDark := lipgloss.LightDark(isDark)
+
+\tkeyStyle := lipgloss.NewStyle().Foreground(lightDark("#909090", "#626262"))
+\tdescStyle := lipgloss.NewStyle().Foreground(lightDark("#B2B2B2", "#4A4A4A"))
+\tsepStyle := lipgloss.NewStyle().Foreground(lightDark("#DADADA", "#3C3C3C"))
+
+\treturn Styles{
+\t\tShortKey:       keyStyle,
+\t\tShortDesc:      descStyle,
+\t\tShortSeparator: sepStyle,
+\t\tEllipsis:       sepStyle,
+\t\tFullKey:        keyStyle,
+\t\tFullDesc:       descStyle,
+\t\tFullSeparator:  sepStyle,
+\t}
+}
+
+// DefaultDarkStyles returns a set of default styles for dark backgrounds.
+func DefaultDarkStyles() Styles {
+\treturn newStyles(true)
+}
+
+// DefaultLightStyles returns a set of default styles for light backgrounds.
+func DefaultLightStyles() Styles {
+\treturn newStyles(false)
+}
+
+// Model contains the state of the help view.
+// ... unchanged code ...
+func New() Model {
+\treturn Model{
+\t\t// ... existing code ...
+\t\tEllipsis:       "…",
+\t\tStyles:         DefaultDarkStyles(),
+\t}
+// ... rest of the file unchanged ...
+"""
+
+HELP_GO_EXPECTED = """package help
+
+import (
+\t"strings"
+
+\t"github.com/charmbracelet/bubbles/v2/key"
+\ttea "github.com/charmbracelet/bubbletea/v2"
+\t"github.com/charmbracelet/lipgloss"
+)
+
+// Styles is a set of available style definitions for the Help bubble.
+type Styles struct {
+\tEllipsis lipgloss.Style
+
+\t// Styling for the short help
+\tShortKey       lipgloss.Style
+\tShortDesc      lipgloss.Style
+\tShortSeparator lipgloss.Style
+
+\t// Styling for the full help
+\tFullKey       lipgloss.Style
+\tFullDesc      lipgloss.Style
+\tFullSeparator lipgloss.Style
+}
+
+func newStyles(isDark bool) Styles {
+\tlightDark := lipgloss.LightDark(isDark)
+
+\tkeyStyle := lipgloss.NewStyle().Foreground(lightDark("#909090", "#626262"))
+\tdescStyle := lipgloss.NewStyle().Foreground(lightDark("#B2B2B2", "#4A4A4A"))
+\tsepStyle := lipgloss.NewStyle().Foreground(lightDark("#DADADA", "#3C3C3C"))
+
+\treturn Styles{
+\t\tShortKey:       keyStyle,
+\t\tShortDesc:      descStyle,
+\t\tShortSeparator: sepStyle,
+\t\tEllipsis:       sepStyle,
+\t\tFullKey:        keyStyle,
+\t\tFullDesc:       descStyle,
+\t\tFullSeparator:  sepStyle,
+\t}
+}
+
+// DefaultDarkStyles returns a set of default styles for dark backgrounds.
+func DefaultDarkStyles() Styles {
+\treturn newStyles(true)
+}
+
+// DefaultLightStyles returns a set of default styles for light backgrounds.
+func DefaultLightStyles() Styles {
+\treturn newStyles(false)
+}
+
+// Model contains the state of the help view.
+type Model struct {
+\tWidth   int
+\tShowAll bool // if true, render the "full" help menu
+
+\tShortSeparator string
+\tFullSeparator  string
+
+\t// The symbol we use in the short help when help items have been truncated
+\t// due to width. Periods of ellipsis by default.
+\tEllipsis string
+
+\tStyles Styles
+}
+
+// New creates a new help view with some useful defaults.
+func New() Model {
+\treturn Model{
+\t\tShortSeparator: " • ",
+\t\tFullSeparator:  "    ",
+\t\tEllipsis:       "…",
+\t\tStyles:         DefaultDarkStyles(),
+\t}
+}
+"""
+
+
+def test_closers_of_new_functions_tied_on_one_original_closer_are_no_rival_readings() -> None:
+    """The chunk writes three new functions after the `Styles` struct, each ending on a `}`
+    that matches the struct's own closing line as well as the others: each of those `}` closes
+    a function the chunk opens, so no chain starting on one of them is a reading (taken as a
+    rival, it would tie with the reading that writes the functions after the struct)."""
+    result = merge(HELP_GO, HELP_GO_SKETCH, path="help.go")
+    assert isinstance(result, Merged), result
+    assert result.text == HELP_GO_EXPECTED
