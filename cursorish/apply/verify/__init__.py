@@ -20,6 +20,8 @@ every change it makes is explained by the sketch:
   both imported and declared there (TypeScript, JavaScript);
 - a Go local the original declares and reads is not left declared and never read;
 - a Go package the original imports once at most is not imported twice (`go_imports`);
+- a Python name the original's blocks import once at most is not imported twice in one block
+  (`py_imported_twice`);
 - a Go line the merge writes, or keeps beside one, sits as deep as its braces say (`go_depth`);
 - a Rust line the merge writes, or keeps beside one, sits as deep as rustfmt puts it (`rust_depth`);
 - a Rust `use` a marker keeps is not left binding only names the merge stopped using
@@ -60,6 +62,7 @@ from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.kept_lookalike import _kept_lookalike
 from cursorish.apply.verify.kept_restatement import _kept_restatement
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
+from cursorish.apply.verify.py_imported_twice import _imported_twice as _py_imported_twice
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
 from cursorish.apply.verify.rust_depth import _rust_depth
 from cursorish.apply.verify.rust_derives import _derived_twice
@@ -129,6 +132,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _unused_go_local(before, after)
     if problem is None and lang.name == "go":
         problem = _imported_twice(before, after)
+    if problem is None:
+        problem = _py_imported_twice(before, after, lang.name)
     if problem is None:
         problem = _declared_twice(before, after, lang.name)
     if problem is None:
