@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import itertools
+import re
 
 from cursorish.apply.blankless import (
     JOINED,
@@ -67,6 +69,7 @@ def respace(original: str, merged: str, lines: list[str], lang: Language) -> str
     after = merged.split("\n")
     known = {line.strip() for line in before}
     _edits_past_blanks(lines, lang, known, after)
+    _space_imports(before, after)
     # Cheap first: a blank line lost (the first rule), or a new line that opens a definition
     # (the second); a merge without either has nothing to respace.
     lost = sum(not line.strip() for line in after) < sum(not line.strip() for line in before)
@@ -99,6 +102,49 @@ def respace(original: str, merged: str, lines: list[str], lang: Language) -> str
     if opens:
         _space_definitions(before, out, fresh, lang)
     return "\n".join(out)
+
+
+# A whole import statement on one line: Python's `import x` and `from x import y` (not the
+# opening line of a parenthesised list), JavaScript's `import ... from "x"` and `import "x"`,
+# Rust's `use ...;`.
+_ONE_LINE_IMPORT = re.compile(
+    r"(?:import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*"
+    r"|from\s+[\w.]+\s+import\s+[^(\\]*"
+    r"|import\b.*\bfrom\s*['\"][^'\"]*['\"];?|import\s*['\"][^'\"]*['\"];?"
+    r"|(?:pub(?:\([\w:]+\))?\s+)?use\s+[^;]*;)$"
+)
+# The first line of an import (of one line or several) or of a re-export: one of the imports.
+_IMPORTS = re.compile(
+    r"(?:import\b|from\s+\S+\s+import\b|(?:pub(?:\([\w:]+\))?\s+)?use\s|export\s+(?:type\s+)?[{*])"
+)
+# Comments (they may belong to the imports; Rust's `#[...]` attributes are no comments), and
+# closers or the next branch of the block the import is in.
+_NOT_AFTER_IMPORTS = ("#", "//", "/*", "*", "}", ")", "]", "else", "elif", "except", "finally")
+
+
+def _space_imports(before: list[str], after: list[str]) -> None:
+    """An import a sketch without blank lines writes right before a line of code that is no
+    import (at its depth or shallower; not a comment, which may belong to the imports, nor a
+    closer or the next branch of the block it is in), where the original never has the two
+    lines one after the other: the code sets its imports apart from what follows with a blank
+    line (PEP 8, and the habit of every language's formatters and style guides), which the
+    sketch could not show. Rewrites `after` in place."""
+    adjacent: set[tuple[str, str]] | None = None  # built once needed
+    blank = "\r" if after and after[0].endswith("\r") else ""
+    for k in range(len(after) - 2, -1, -1):  # from the end: a blank line put in moves the rest
+        first, second = after[k].strip(), after[k + 1].strip()
+        if not first or not second or not _ONE_LINE_IMPORT.match(first):
+            continue
+        if _IMPORTS.match(second) or (
+            second.startswith(_NOT_AFTER_IMPORTS) and not second.startswith("#[")
+        ):
+            continue
+        if indent_width(after[k + 1]) > indent_width(after[k]):
+            continue
+        if adjacent is None:
+            adjacent = set(itertools.pairwise(line.strip() for line in before))
+        if (first, second) not in adjacent:
+            after.insert(k + 1, blank)
 
 
 def _edits_past_blanks(lines: list[str], lang: Language, known: set[str], after: list[str]) -> None:
