@@ -50,13 +50,43 @@ class _Repeats(_CheckState):
                 else:
                     between = self._nonblank_between(last, r)
                     edge = self._nonblank_between(inside[0], last + 1)
+                if between > _BESIDE:
+                    continue
                 # The copy at the chunk's own edge facing the original's copy.
-                if between <= _BESIDE and edge <= 1:
+                if edge <= 1:
                     return (
                         f"the merged file holds {k[:60]!r} twice, the original's copy right "
                         "beside the sketch's: the sketch's copy should have replaced it"
                     )
+                if self._opens_head(r, first, inside[0]):
+                    return (
+                        f"the merged file keeps {k[:60]!r} right above the chunk that starts "
+                        "inside its block and writes it again further down: the block moved, "
+                        "and the chunk's first lines belong to another block"
+                    )
         return None
+
+    def _opens_head(self, copy: int, first: int, inside: int) -> bool:
+        """The original's copy opens a block (a line ending in `{` or `:`, not a call's
+        arguments) and the chunk starts in it (kept right above the chunk,
+        every line from it to the chunk's first line deeper), and the chunk writes that opener
+        again further down at the opener's own depth, in the same enclosing block: the sketch
+        moved the block, so the chunk's first lines, read as the end of the moved block, belong
+        to another one."""
+        if copy >= first or not self.after_keys[copy].endswith(("{", ":")):
+            return False
+        depth = _width(self.after[copy])
+        if _width(self.after[inside]) != depth:
+            return False
+        # The new copy sits in the block that holds the old one (no shallower line between):
+        # the same opener in another class or function is that one's own.
+        return all(
+            _width(self.after[r]) > depth
+            for r in range(copy + 1, first + 1)
+            if self.after[r].strip()
+        ) and all(
+            _width(self.after[r]) >= depth for r in range(first, inside) if self.after[r].strip()
+        )
 
     def _decorates_another(self, k: str, inside: int, outside: list[int]) -> bool:
         """An attribute or decorator line the sketch writes over an original item that the
