@@ -1,11 +1,13 @@
 """Wrong merges of the judge's sketch shape and the habits (helper h94), each a reading the
 original and the sketch leave open, refused rather than guessed: a block the sketch moves
-whose old opener stays right above the chunk."""
+whose old opener stays right above the chunk; a Go type renamed while the old one stays, named
+only by its own methods."""
 
 from __future__ import annotations
 
 from cursorish.apply.deterministic import merge
 from cursorish.apply.result import Merged
+from cursorish.apply.verify import verify_merge
 
 SCANNER = """\
 package scan
@@ -79,3 +81,155 @@ def test_a_chunk_starting_inside_a_block_it_moves_is_refused() -> None:
     assert (
         not isinstance(outcome, Merged) or outcome.text.count("if ch == runeError") == 1
     ), outcome.text
+
+
+PARSER = """\
+package conf
+
+import "fmt"
+
+type parser struct {
+	lx *lexer
+
+	// the full key for the current hash in scope
+	context []string
+
+	// rough approximation of line number
+	line int
+
+	// the last key parsed
+	key string
+}
+
+type parseError string
+
+func (pe parseError) Error() string {
+	return string(pe)
+}
+
+func parse(data string) (p *parser, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var ok bool
+			if err, ok = r.(parseError); ok {
+				return
+			}
+			panic(r)
+		}
+	}()
+	p = &parser{}
+	return p, nil
+}
+
+func (p *parser) next() string {
+	return p.key
+}
+
+func (p *parser) panicf(format string, v ...interface{}) {
+	msg := fmt.Sprintf("line %d: %s", p.line, fmt.Sprintf(format, v...))
+	panic(parseError(msg))
+}
+"""
+
+# The private error type is renamed and made a struct: the sketch writes the new type where the
+# old one stood and rewrites both of its uses. Read as new lines after the old type's `}`, the
+# old type stays with only its own method naming it.
+PARSER_SKETCH = """\
+/* ... */
+}
+
+type ParseError struct {
+	Message string
+	Line    int
+}
+
+func (pe ParseError) Error() string {
+	return fmt.Sprintf("line %d: %s", pe.Line, pe.Message)
+}
+
+func parse(data string) (p *parser, err error) {
+		/* ... */
+		if r := recover(); r != nil {
+			var ok bool
+			if err, ok = r.(ParseError); ok {
+				return
+			}
+/* ... */
+
+func (p *parser) panicf(format string, v ...interface{}) {
+	msg := fmt.Sprintf(format, v...)
+	panic(ParseError{Message: msg, Line: p.line})
+}
+"""
+
+PARSER_KEPT_OLD_TYPE = """\
+package conf
+
+import "fmt"
+
+type parser struct {
+	lx *lexer
+
+	// the full key for the current hash in scope
+	context []string
+
+	// rough approximation of line number
+	line int
+
+	// the last key parsed
+	key string
+}
+
+type parseError string
+
+func (pe parseError) Error() string {
+	return string(pe)
+}
+
+type ParseError struct {
+	Message string
+	Line    int
+}
+
+func (pe ParseError) Error() string {
+	return fmt.Sprintf("line %d: %s", pe.Line, pe.Message)
+}
+
+func parse(data string) (p *parser, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var ok bool
+			if err, ok = r.(ParseError); ok {
+				return
+			}
+			panic(r)
+		}
+	}()
+	p = &parser{}
+	return p, nil
+}
+
+func (p *parser) next() string {
+	return p.key
+}
+
+func (p *parser) panicf(format string, v ...interface{}) {
+	msg := fmt.Sprintf(format, v...)
+	panic(ParseError{Message: msg, Line: p.line})
+}
+"""
+
+
+def test_a_go_type_named_only_by_its_own_methods_is_dead() -> None:
+    reason = verify_merge(PARSER, PARSER_SKETCH, PARSER_KEPT_OLD_TYPE, path="parse.go")
+    assert reason is not None and "parseError" in reason
+
+
+def test_a_go_type_still_built_elsewhere_is_not_dead() -> None:
+    kept = PARSER_KEPT_OLD_TYPE.replace(
+        "\tp = &parser{}\n", "\tp = &parser{}\n\t_ = parseError(data)\n"
+    )
+    original = PARSER.replace(
+        "\tp = &parser{}\n", "\tp = &parser{}\n\t_ = parseError(data)\n"
+    )
+    assert verify_merge(original, PARSER_SKETCH, kept, path="parse.go") is None

@@ -62,13 +62,20 @@ def _private(header: str, name: str, lang: str) -> bool:
     return not header.lstrip().startswith(("pub", "export"))
 
 
-def _uses(lines: list[str], name: str, span: tuple[int, int]) -> int:
+def _uses(lines: list[str], name: str, span: tuple[int, int], lang: str = "") -> int:
+    """Lines naming `name` outside its definition (and, for a Go type, outside its own
+    methods: a receiver `func (x *name)` is part of the type, not a use of it)."""
     word = re.compile(rf"\b{re.escape(name)}\b")
-    return sum(
-        1
+    rows = [
+        k
         for k, line in enumerate(lines)
         if not span[0] <= k < span[1] and name in line and word.search(line)
-    )
+    ]
+    if lang == "go" and rows:
+        receiver = re.compile(rf"^func\s*\(\s*\w*\s*\*?{re.escape(name)}\b")
+        methods = [(k, _end(lines, k)) for k in rows if receiver.match(lines[k])]
+        rows = [k for k in rows if not any(low <= k < high for low, high in methods)]
+    return len(rows)
 
 
 def _unused_definitions(
@@ -90,7 +97,7 @@ def _unused_definitions(
         if old is None:
             old = _definitions(before, lang)
         was = old.get(name)
-        if was is None or _uses(after, name, span) or not _uses(before, name, was):
+        if was is None or _uses(after, name, span, lang) or not _uses(before, name, was, lang):
             continue
         yield name, span, old
 
