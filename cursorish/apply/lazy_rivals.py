@@ -684,9 +684,10 @@ def _recurring_edge_readings(
     last = len(path) - 1
     for i, place in enumerate(path):
         chunk = sketch.chunks[i]
-        at = _verbatim_at(chunk, place, source.lines)
-        if at is None:
+        found_at = _verbatim_at(chunk, place, source.lines)
+        if found_at is None:
             continue
+        at, shift = found_at
         shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
         ends = []
         if i > 0 or sketch.leading_marker:
@@ -709,8 +710,16 @@ def _recurring_edge_readings(
                 pairs = sorted([*((kk, jj) for kk, jj in place.pairs if kk != k), (k, j)])
                 if any(b[1] <= a[1] for a, b in itertools.pairwise(pairs)):
                     continue
-                deltas = [0] * len(pairs)
-                other = Placement(pairs, place.score, pairs[0][1], pairs[-1][1] + 1, deltas)
+                deltas = [shift] * len(pairs)
+                other = Placement(
+                    pairs,
+                    place.score,
+                    pairs[0][1],
+                    pairs[-1][1] + 1,
+                    deltas,
+                    pasted=place.pasted,
+                    flush_left=place.flush_left,
+                )
                 alt = _placed_instead(source, sketch, path, i, other, index, lang)
                 if alt is None:
                     continue
@@ -723,20 +732,27 @@ def _recurring_edge_readings(
     return found
 
 
-def _verbatim_at(chunk: Chunk, place: Placement, source: list[str]) -> int | None:
-    """The original line the chunk's first line is, where the chunk is a verbatim copy of the
-    original lines there (it changes nothing); else None."""
+def _verbatim_at(chunk: Chunk, place: Placement, source: list[str]) -> tuple[int, int] | None:
+    """(the original line the chunk's first line is, the chunk's indentation shift) where the
+    chunk is a verbatim copy of the original lines there, every line shifted alike (it changes
+    nothing: a chunk pasted at another depth is put back at the file's); else None."""
     if not place.pairs:
         return None
     k, j = place.pairs[0]
     at = j - k
     if at < 0 or at + len(chunk.lines) > len(source):
         return None
+    shifts: set[int] = set()
     for k, line in enumerate(chunk.lines):
         original = source[at + k]
-        if line != original and (line.strip() or original.strip()):
+        if not (line.strip() or original.strip()):
+            continue
+        if line.strip() != original.strip():
             return None
-    return at
+        shifts.add(indent_width(line) - indent_width(original))
+    if len(shifts) > 1:
+        return None
+    return at, next(iter(shifts), 0)
 
 
 def _viable(alt: Merge, validate: Validate | None) -> bool:

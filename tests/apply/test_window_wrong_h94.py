@@ -1,7 +1,8 @@
 """Wrong merges of the judge's sketch shape and the habits (helper h94), each a reading the
 original and the sketch leave open, refused rather than guessed: a block the sketch moves
 whose old opener stays right above the chunk; a Go type renamed while the old one stays, named
-only by its own methods."""
+only by its own methods; a pasted chunk that changes nothing where it lands while its edge line
+recurs above, where it would delete the lines between."""
 
 from __future__ import annotations
 
@@ -233,3 +234,47 @@ def test_a_go_type_still_built_elsewhere_is_not_dead() -> None:
         "\tp = &parser{}\n", "\tp = &parser{}\n\t_ = parseError(data)\n"
     )
     assert verify_merge(original, PARSER_SKETCH, kept, path="parse.go") is None
+
+
+DEFINE = '''\
+def define(maybe_cls=None, *, eq=None, cmp=None, hash=None):
+    """Define a class.
+
+    Args:
+        eq (bool | None):
+            Compare instances by value, field by field.
+
+            .. seealso:: `comparison`
+
+        cmp (bool | None):
+            Setting *cmp* is equivalent to setting *eq* and *order* to the same
+            value. Must not be mixed with *eq* or *order*.
+
+            .. seealso:: `comparison`
+
+        hash (bool | None):
+            Include this attribute in the generated ``__hash__`` method.
+    """
+    return maybe_cls
+'''
+
+# Pasted flush left, the last chunk is the original's lines under `hash` shifted as a whole: it
+# changes nothing there, and its first line recurs above the `cmp` entry, where it would delete
+# that entry (as the `cmp` parameter's removal suggests).
+DEFINE_SKETCH = """\
+# ... existing code ...
+def define(maybe_cls=None, *, eq=None, hash=None):
+# ... existing code ...
+    .. seealso:: `comparison`
+
+hash (bool | None):
+    Include this attribute in the generated ``__hash__`` method.
+# ... existing code ...
+"""
+
+
+def test_a_pasted_chunk_that_changes_nothing_has_the_rival_at_its_edge_line_copy() -> (
+    None
+):
+    outcome = merge(DEFINE, DEFINE_SKETCH, path="gen.py")
+    assert not isinstance(outcome, Merged), outcome.text
