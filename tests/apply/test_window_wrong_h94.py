@@ -2,7 +2,8 @@
 original and the sketch leave open, refused rather than guessed: a block the sketch moves
 whose old opener stays right above the chunk; a Go type renamed while the old one stays, named
 only by its own methods; a pasted chunk that changes nothing where it lands while its edge line
-recurs above, where it would delete the lines between."""
+recurs above, where it would delete the lines between; a chunk whose head, up to a line it
+writes anew, is the original's lines as they stand right above it."""
 
 from __future__ import annotations
 
@@ -79,9 +80,9 @@ SCANNER_SKETCH = """\
 
 def test_a_chunk_starting_inside_a_block_it_moves_is_refused() -> None:
     outcome = merge(SCANNER, SCANNER_SKETCH, path="scan.go")
-    assert (
-        not isinstance(outcome, Merged) or outcome.text.count("if ch == runeError") == 1
-    ), outcome.text
+    assert not isinstance(outcome, Merged) or outcome.text.count("if ch == runeError") == 1, (
+        outcome.text
+    )
 
 
 PARSER = """\
@@ -230,9 +231,7 @@ def test_a_go_type_still_built_elsewhere_is_not_dead() -> None:
     kept = PARSER_KEPT_OLD_TYPE.replace(
         "\tp = &parser{}\n", "\tp = &parser{}\n\t_ = parseError(data)\n"
     )
-    original = PARSER.replace(
-        "\tp = &parser{}\n", "\tp = &parser{}\n\t_ = parseError(data)\n"
-    )
+    original = PARSER.replace("\tp = &parser{}\n", "\tp = &parser{}\n\t_ = parseError(data)\n")
     assert verify_merge(original, PARSER_SKETCH, kept, path="parse.go") is None
 
 
@@ -273,8 +272,47 @@ hash (bool | None):
 """
 
 
-def test_a_pasted_chunk_that_changes_nothing_has_the_rival_at_its_edge_line_copy() -> (
-    None
-):
+def test_a_pasted_chunk_that_changes_nothing_has_the_rival_at_its_edge_line_copy() -> None:
     outcome = merge(DEFINE, DEFINE_SKETCH, path="gen.py")
     assert not isinstance(outcome, Merged), outcome.text
+
+
+FILE_ROUTE = """\
+import { createFileRoute } from './fileRoute'
+
+export const rootRouteId = '__root__'
+
+/**
+  @deprecated It's no longer recommended to use the `FileRoute` class directly.
+  Instead, use `createFileRoute('/path/to/file')(options)` to create a file route.
+*/
+/**
+  @deprecated It's no longer recommended to use the `FileRoute` class directly.
+  Instead, use `createFileRoute('/path/to/file')(options)` to create a file route.
+*/
+/**
+  @deprecated It's no longer recommended to use the `FileRoute` class directly.
+  Instead, use `createFileRoute('/path')(options)` to create a file route.
+*/
+export class FileRoute<TFilePath extends string> {
+  constructor(public path?: TFilePath) {}
+}
+"""
+
+# The sketch writes the deprecation comment once, as the first copy stands, right before the
+# class: read there it deletes the two copies after it; read on the last copy, it edits that one
+# and keeps the others. The merge must not pick the edit silently.
+FILE_ROUTE_SKETCH = """\
+// rest unchanged
+/**
+  @deprecated It's no longer recommended to use the `FileRoute` class directly.
+  Instead, use `createFileRoute('/path/to/file')(options)` to create a file route.
+*/
+export class FileRoute<TFilePath extends string> {
+// rest unchanged
+"""
+
+
+def test_a_chunk_head_written_as_the_lines_right_above_it_stand_is_refused() -> None:
+    outcome = merge(FILE_ROUTE, FILE_ROUTE_SKETCH, path="fileRoute.ts")
+    assert not isinstance(outcome, Merged) or outcome.text.count("@deprecated") == 1, outcome.text

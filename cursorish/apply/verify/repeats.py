@@ -4,11 +4,13 @@ written again, code copied or moved, a name declared again in its scope."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 
 from cursorish.apply.blocks import declared_name, parents
 from cursorish.apply.lines import indent_width as _width
 from cursorish.apply.lines import key as _key
+from cursorish.apply.lines import weight
 from cursorish.apply.verify.state import _CheckState
 
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
@@ -64,7 +66,30 @@ class _Repeats(_CheckState):
                         "inside its block and writes it again further down: the block moved, "
                         "and the chunk's first lines belong to another block"
                     )
+                if self._head_above(r, first, inside[0]):
+                    return (
+                        f"the merged file keeps {k[:60]!r} right above the chunk, with the "
+                        "lines the chunk writes before its copy of it: the chunk starts there"
+                    )
         return None
+
+    def _head_above(self, copy: int, first: int, inside: int) -> bool:
+        """The chunk's lines from its first to its new copy of a telling line (one of them with
+        words, kept by the merge where it placed the chunk) are, key for key, the original
+        lines that end with the original's copy kept right above it: the sketch wrote those
+        lines as they stand there, so the chunk starts on them (the lines between go), not on
+        lines it has to edit further down."""
+        if copy >= first:
+            return False
+        head = [self.after_keys[r] for r in range(first, inside + 1) if self.after_keys[r]]
+        # A line with words before the copy that the merge kept where it placed the chunk: a
+        # bare `}` says nothing of where, and new lines are no anchor here either.
+        if not any(
+            weight(self.after_keys[r]) >= 1.0 and self.old_of[r] >= 0 for r in range(first, inside)
+        ):
+            return False
+        above = self.row_keys[: bisect_right(self.rows, copy)][-len(head) :]
+        return above == head
 
     def _opens_head(self, copy: int, first: int, inside: int) -> bool:
         """The original's copy opens a block (a line ending in `{` or `:`, not a call's
