@@ -259,10 +259,13 @@ def match_between(
             matched[k1 + 1 + block.a + x] = j1 + 1 + block.b + x
 
 
-def _other_block(keys: list[str], lines: list[str], index: Index, k: int, j: int) -> bool:
+def _other_block(
+    keys: list[str], lines: list[str], index: Index, k: int, j: int, *, own: bool = False
+) -> bool:
     """Whether chunk line k, a closer (`}`), closes a block the chunk opens itself with another
     line than the one original line j closes: growing the match over it would take the
-    original's closer for the chunk's and drop one."""
+    original's closer for the chunk's and drop one. `own`: the original's opener is looked
+    for at j's own depth (the chunk may be written deeper or shallower than the file)."""
     if not _bare_closer(keys[k]):
         return False
     depth = indent_width(lines[k])
@@ -271,8 +274,9 @@ def _other_block(keys: list[str], lines: list[str], index: Index, k: int, j: int
     )
     if opener is None or indent_width(lines[opener]) != depth:
         return False
+    at = index.indents[j] if own else depth
     theirs = next(
-        (x for x in range(j - 1, -1, -1) if index.keys[x] and index.indents[x] <= depth), None
+        (x for x in range(j - 1, -1, -1) if index.keys[x] and index.indents[x] <= at), None
     )
     return theirs is None or index.keys[theirs] != keys[opener]
 
@@ -290,8 +294,9 @@ def _extend_exact(
 ) -> None:
     """Grow the matched run outward over equal lines; a blank run (blank lines, or bare
     comment lines like `///`) only joins the match when an equal telling line follows it, or
-    when it ends the chunk. Backward, a closer of a
-    block the chunk opens with another line stops the growth."""
+    when it ends the chunk. Either way, a closer of a block the chunk opens with another line
+    stops the growth (forward: the `}` of a new `else` the chunk wraps kept lines in is not
+    the enclosing `switch`'s, which the chunk's last line closes)."""
     lower, upper = bounds
     matched = span.matched
     k, j = min(matched), span.a
@@ -327,7 +332,13 @@ def _extend_exact(
         ):
             run += 1
         kk, jj = k + run, j + run
-        if kk + 1 < size and jj + 1 < upper and keys[kk + 1] and keys[kk + 1] == index.keys[jj + 1]:
+        if (
+            kk + 1 < size
+            and jj + 1 < upper
+            and keys[kk + 1]
+            and keys[kk + 1] == index.keys[jj + 1]
+            and not _other_block(keys, lines, index, kk + 1, jj + 1, own=True)
+        ):
             kk, jj = kk + 1, jj + 1
         elif not (run and kk == size - 1):
             break
