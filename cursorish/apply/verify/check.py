@@ -5,6 +5,7 @@ from __future__ import annotations
 from cursorish.apply.lines import key as _key
 from cursorish.apply.verify.alignment import _diff, changed_rows
 from cursorish.apply.verify.deletions import _Deletions
+from cursorish.apply.verify.head_written_again import _head_written_again
 from cursorish.apply.verify.depth import _repasted
 from cursorish.apply.verify.indentation import _Indentation
 from cursorish.apply.verify.placement import _Placement
@@ -85,6 +86,11 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
             return problem
         problem = _tail_written_again(
             self.after_keys, self.rows, self.old_of, spans, shape.trailing
+        )
+        if problem:
+            return problem
+        problem = _head_written_again(
+            self.before_keys, self.after_keys, self.rows, self.old_of, spans, shape.leading
         )
         if problem:
             return problem
