@@ -23,6 +23,7 @@ from cursorish.apply.lazy_assemble import KEEP_BLANKS, _assemble
 from cursorish.apply.lazy_doubts import _empty_comment_bounds
 from cursorish.apply.lazy_earlier_blank import _earlier_blank, _later_blank
 from cursorish.apply.lazy_edges import _closes_file
+from cursorish.apply.lazy_head import _anchored_head
 from cursorish.apply.lazy_place import (
     KEPT,
     _after_previous,
@@ -123,6 +124,7 @@ def merge_lazy_sketch(
             prior = options[i - 1] if i > 0 else []
             cands = [_earlier_closer(q, chunk, index, written, lang, prior) for q in cands]
             cands = [_earlier_blank(q, chunk, index, lang, prior) for q in cands]
+            cands = _anchored_head(cands, chunk, index, written, start)
         if i < len(sketch.chunks) - 1 or sketch.trailing_marker:
             cands = [_later_blank(q, chunk, index) for q in cands]
         if _can_float(sketch, i):

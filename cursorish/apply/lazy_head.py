@@ -1,0 +1,46 @@
+"""A chunk right after a marker starts at its first line where the original holds that line
+once.
+
+The marker keeps the original lines before the chunk; the chunk's first line, shown right
+after it, says where they end. A placement that leaves that line unmatched has matched the
+chunk's later lines elsewhere (a doc comment the chunk copies onto a new definition further
+down, or a closer of the definition above): it would write the line again as new code and
+delete the original's copy, or the kept lines between the marker and it. Only placements that
+match the line to its one original copy stand, where there are any."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cursorish.apply.align import STRONG, Index, Placement, candidates
+from cursorish.apply.lazy_sketch import Chunk
+from cursorish.apply.lines import weight
+
+_TELLING = 12  # characters: shorter lines (`return x`) recur by chance
+
+
+def _anchored_head(
+    cands: list[Placement], chunk: Chunk, index: Index, written: Counter[str], start: int
+) -> list[Placement]:
+    """The placements among `cands` (or, if none, of the chunk from there on) that match the
+    chunk's first line to its one original copy; `cands` where it has no such copy."""
+    keys = chunk.keys
+    first = next((k for k, kk in enumerate(keys) if kk), -1)
+    if first < 0 or not cands:
+        return cands
+    head = keys[first]
+    if len(head) < _TELLING or weight(head) < STRONG or written[head] != 1:
+        return cands
+    if index.count(head) != 1:
+        return cands
+    j = index.positions[head][0]
+    if j < start:
+        return cands
+    anchored = [q for q in cands if q.pairs and q.pairs[0] == (first, j)]
+    if len(anchored) == len(cands):
+        return cands
+    if not anchored:
+        anchored = [
+            q for q in candidates(keys, chunk.lines, index, j) if q.pairs and q.pairs[0] == (first, j)
+        ]
+    return anchored or cands
