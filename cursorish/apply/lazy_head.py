@@ -41,6 +41,8 @@ def _anchored_head(
         return cands
     if not anchored:
         anchored = [
-            q for q in candidates(keys, chunk.lines, index, j) if q.pairs and q.pairs[0] == (first, j)
+            q
+            for q in candidates(keys, chunk.lines, index, j)
+            if q.pairs and q.pairs[0] == (first, j)
         ]
     return anchored or cands

@@ -5,8 +5,8 @@ from __future__ import annotations
 from cursorish.apply.lines import key as _key
 from cursorish.apply.verify.alignment import _diff, changed_rows
 from cursorish.apply.verify.deletions import _Deletions
-from cursorish.apply.verify.head_written_again import _head_written_again
 from cursorish.apply.verify.depth import _repasted
+from cursorish.apply.verify.head_written_again import _head_written_again
 from cursorish.apply.verify.indentation import _Indentation
 from cursorish.apply.verify.placement import _Placement
 from cursorish.apply.verify.repeats import _Repeats
