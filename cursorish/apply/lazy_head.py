@@ -6,7 +6,8 @@ after it, says where they end. A placement that leaves that line unmatched has m
 chunk's later lines elsewhere (a doc comment the chunk copies onto a new definition further
 down, or a closer of the definition above): it would write the line again as new code and
 delete the original's copy, or the kept lines between the marker and it. Only placements that
-match the line to its one original copy stand, where there are any."""
+match the line to its one original copy stand, where there are any. (Not where the lines
+before the copy are all matched: two lines swapped, the chunk's first moved up.)"""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def _anchored_head(
     j = index.positions[head][0]
     if j < start:
         return cands
+    if not any(_drops_before(q, first, j, index) for q in cands):
+        return cands
     anchored = [q for q in cands if q.pairs and q.pairs[0] == (first, j)]
     if len(anchored) == len(cands):
         return cands
@@ -46,3 +49,15 @@ def _anchored_head(
             if q.pairs and q.pairs[0] == (first, j)
         ]
     return anchored or cands
+
+
+def _drops_before(place: Placement, first: int, j: int, index: Index) -> bool:
+    """Whether `place` leaves the chunk's first line unmatched and deletes a non-blank original
+    line before its copy `j` (where every line between is matched, the chunk shows them after
+    its first line: two lines swapped, the first moved up, which this is not)."""
+    if not place.pairs or place.pairs[0][0] == first or not place.a <= j:
+        return False
+    matched = {o for _, o in place.pairs}
+    if j in matched:
+        return False
+    return any(not index.blank[o] and o not in matched for o in range(place.a, min(j, place.b)))

@@ -125,3 +125,43 @@ def test_the_verifier_refuses_a_first_line_written_anew_over_its_deleted_copy() 
     problem = verify_merge(ORIGINAL, SKETCH, wrong, path="bin.rs")
     assert problem is not None
     assert "opens a chunk right after a marker" in problem
+
+
+RESIZE = """\
+package screen
+
+func (s *Screen) Clear() {
+	s.mu.Lock()
+	s.buf.Clear()
+	s.mu.Unlock()
+}
+
+func (s *Screen) Resize(w, h int) {
+	s.mu.Lock()
+	s.buf.Touched = nil
+
+	s.scr.Resize(s.width, s.height)
+	s.width, s.height = w, h
+	s.mu.Unlock()
+}
+"""
+
+# Two lines swapped, the chunk opening on the one moved up: every original line between the
+# marker's last one and its old place is shown right after it, so nothing kept goes.
+SWAP_SKETCH = """\
+// ... unchanged code ...
+
+	s.width, s.height = w, h
+	s.scr.Resize(s.width, s.height)
+	s.mu.Unlock()
+// ... rest of the file unchanged ...
+"""
+
+
+def test_a_line_moved_up_over_its_neighbour_is_a_swap() -> None:
+    outcome = merge(RESIZE, SWAP_SKETCH, path="screen.go")
+    assert isinstance(outcome, Merged), outcome
+    assert outcome.text == RESIZE.replace(
+        "\ts.scr.Resize(s.width, s.height)\n\ts.width, s.height = w, h\n",
+        "\ts.width, s.height = w, h\n\ts.scr.Resize(s.width, s.height)\n",
+    )

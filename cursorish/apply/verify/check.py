@@ -90,7 +90,14 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
         if problem:
             return problem
         problem = _head_written_again(
-            self.before_keys, self.after_keys, self.rows, self.old_of, spans, shape.leading
+            self.before,
+            self.after,
+            self.before_keys,
+            self.after_keys,
+            self.rows,
+            self.old_of,
+            spans,
+            shape.leading,
         )
         if problem:
             return problem

@@ -17,6 +17,8 @@ _TELLING = 12  # characters: shorter lines (`}`, `return x`) recur by chance
 
 
 def _head_written_again(
+    before: list[str],
+    after: list[str],
     before_keys: list[str],
     after_keys: list[str],
     rows: list[int],
@@ -25,8 +27,10 @@ def _head_written_again(
     leading: bool,
 ) -> str | None:
     """None unless a chunk after a marker opens with a new telling line held once in the
-    original and once in the result, whose original copy lies between the original lines kept
-    around the chunk and is not kept."""
+    original and once in the result, word for word, whose original copy lies between the
+    original lines kept around the chunk and is not kept, while an original line between the
+    last one kept before the chunk and that copy is gone too. (Where every line between is
+    kept, the chunk shows them after its first line: two lines swapped, the first moved up.)"""
     held: dict[str, int] | None = None
     for i, (first, last) in enumerate(spans):
         if (i == 0 and not leading) or old_of[first] >= 0:
@@ -37,9 +41,13 @@ def _head_written_again(
         if held is None:  # built once, and only when a chunk opens on a new line
             held = _held_once(before_keys)
         j = held.get(key, -1)
-        if j < 0 or after_keys.count(key) != 1:
+        if j < 0 or after_keys.count(key) != 1 or after[first].rstrip() != before[j].rstrip():
+            continue  # re-spaced (gofmt's alignment): the line is edited in place, not moved
+        low = _kept_before(rows, old_of, first)
+        if not low < j < _kept_after(rows, old_of, last):
             continue
-        if _kept_before(rows, old_of, first) < j < _kept_after(rows, old_of, last):
+        kept = {o for o in old_of if o >= 0}
+        if any(before_keys[o] and o not in kept for o in range(low + 1, j)):
             return (
                 f"sketch line {key[:60]!r} opens a chunk right after a marker, and the "
                 f"original holds it once (line {j + 1}), but the merge writes it anew and "
