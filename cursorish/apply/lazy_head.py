@@ -52,12 +52,12 @@ def _anchored_head(
 
 
 def _drops_before(place: Placement, first: int, j: int, index: Index) -> bool:
-    """Whether `place` leaves the chunk's first line unmatched and deletes a non-blank original
-    line before its copy `j` (where every line between is matched, the chunk shows them after
-    its first line: two lines swapped, the first moved up, which this is not)."""
-    if not place.pairs or place.pairs[0][0] == first or not place.a <= j:
+    """Whether `place` leaves the chunk's first line unmatched, replaces its copy `j` and
+    deletes a non-blank original line before that copy (where every line between is matched,
+    the chunk shows them after its first line: two lines swapped, the first moved up)."""
+    if not place.pairs or place.pairs[0][0] == first or not place.a <= j < place.b:
         return False
     matched = {o for _, o in place.pairs}
     if j in matched:
         return False
-    return any(not index.blank[o] and o not in matched for o in range(place.a, min(j, place.b)))
+    return any(not index.blank[o] and o not in matched for o in range(place.a, j))

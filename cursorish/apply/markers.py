@@ -64,7 +64,11 @@ def is_marker(line: str, lang: Language) -> bool:
     words = re.sub(r"[^\w\s]", " ", body.lower().replace("…", " ")).split()
     text = " ".join(words)
     if has_dots and not words:
-        # A Rust doc comment's bare `...` elides code in a documented example, not the file.
+        # A Rust doc comment's bare `...` elides code in a documented example, not the file;
+        # so does a `// ...` on a line of a `/** ... */` block (`* // ...`): a comment inside
+        # a comment is the documented example's own.
+        if stripped.startswith("*") and stripped[1:].lstrip().startswith("//"):
+            return False
         return not (lang.name == "rust" and stripped.startswith(("///", "//!")))
     if has_dots and _MARKUP.search(body):
         prose = re.sub(r"[^\w\s]", " ", _MARKUP.sub(" ", body).lower().replace("…", " "))

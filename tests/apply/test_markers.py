@@ -44,3 +44,9 @@ def test_markers_in_any_comment_syntax_and_wording(path: str, line: str) -> None
 )
 def test_ordinary_lines_are_not_markers(path: str, line: str) -> None:
     assert not is_marker(line, detect_language(path))
+
+
+def test_a_line_comment_of_dots_inside_a_doc_comment_is_the_example_s_own() -> None:
+    # `* // ...` elides code in a documented example (`/** ... */`), not the file.
+    assert not is_marker("   * // ...", detect_language("a.ts"))
+    assert is_marker("  // ...", detect_language("a.ts"))
