@@ -21,7 +21,7 @@ from cursorish.apply.edited import block_tail_candidates, edited_candidates
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_assemble import KEEP_BLANKS, _assemble
 from cursorish.apply.lazy_doubts import _empty_comment_bounds
-from cursorish.apply.lazy_earlier_blank import _earlier_blank, _later_blank
+from cursorish.apply.lazy_earlier_blank import _earlier_blank
 from cursorish.apply.lazy_edges import _closes_file
 from cursorish.apply.lazy_head import _anchored_head
 from cursorish.apply.lazy_place import (
@@ -125,8 +125,6 @@ def merge_lazy_sketch(
             cands = [_earlier_closer(q, chunk, index, written, lang, prior) for q in cands]
             cands = [_earlier_blank(q, chunk, index, lang, prior) for q in cands]
             cands = _anchored_head(cands, chunk, index, written, start)
-        if i < len(sketch.chunks) - 1 or sketch.trailing_marker:
-            cands = [_later_blank(q, chunk, index) for q in cands]
         if _can_float(sketch, i):
             # At the file's edge, a chunk anchored by punctuation only (`}`) is new code there.
             if any(p.strong for p in cands):
