@@ -56,6 +56,10 @@ studied, kept from the helpers' scoring.
 The tenth round began with `heldout-pairs-15.jsonl.gz` (loguru, gin, pinia, crossterm; 50 commits
 each), built and measured by the coordinator, who read only its totals; kept from the helpers'
 scoring, as set 14 was from then on.
+The eleventh round began with two: `heldout-pairs-16.jsonl.gz` (structlog, samber/lo, yup and
+mobx, rayon; 200 commits), measured by the coordinator before any change and kept from the
+helpers' scoring, and `heldout-pairs-17.jsonl.gz` (packaging, bubbles, vue core, ripgrep; 50
+commits each), fresh code measured before any change and then studied.
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ UNSEEN_5 = DATA.with_name("heldout-pairs-12.jsonl.gz")
 UNSEEN_6 = DATA.with_name("heldout-pairs-13.jsonl.gz")
 UNSEEN_7 = DATA.with_name("heldout-pairs-14.jsonl.gz")
 UNSEEN_8 = DATA.with_name("heldout-pairs-15.jsonl.gz")
+UNSEEN_9 = DATA.with_name("heldout-pairs-16.jsonl.gz")
+ELEVENTH_ROUND_STUDIED = DATA.with_name("heldout-pairs-17.jsonl.gz")
 LANGUAGE_SETS = (GO_STUDIED, TYPESCRIPT_STUDIED, RUST_STUDIED, GO_STUDIED_2)
 STYLES = ("function", "nested", "loose", "pasted", "terse")
 CONTEXT_STYLES = ("context",)
