@@ -119,6 +119,7 @@ _IMPORTS = re.compile(
 )
 # Comments (they may belong to the imports; Rust's `#[...]` attributes are no comments), and
 # closers or the next branch of the block the import is in.
+_IMPORT_WORDS = ("import", "from", "use", "pub")  # how every `_ONE_LINE_IMPORT` starts
 _NOT_AFTER_IMPORTS = ("#", "//", "/*", "*", "}", ")", "]", "else", "elif", "except", "finally")
 
 
@@ -132,8 +133,15 @@ def _space_imports(before: list[str], after: list[str]) -> None:
     adjacent: set[tuple[str, str]] | None = None  # built once needed
     blank = "\r" if after and after[0].endswith("\r") else ""
     for k in range(len(after) - 2, -1, -1):  # from the end: a blank line put in moves the rest
-        first, second = after[k].strip(), after[k + 1].strip()
-        if not first or not second or not _ONE_LINE_IMPORT.match(first):
+        line = after[k]
+        # The cheap tests first: this runs on every line of the merged file.
+        if "import" not in line and "use" not in line:
+            continue
+        first = line.strip()
+        if not first.startswith(_IMPORT_WORDS) or not _ONE_LINE_IMPORT.match(first):
+            continue
+        second = after[k + 1].strip()
+        if not second:
             continue
         if _IMPORTS.match(second) or (
             second.startswith(_NOT_AFTER_IMPORTS) and not second.startswith("#[")
