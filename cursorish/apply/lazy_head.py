@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections import Counter
 
 from cursorish.apply.align import STRONG, Index, Placement, candidates
-from cursorish.apply.lazy_sketch import Chunk
+from cursorish.apply.lazy_sketch import _TELLING_LENGTH, Chunk
 from cursorish.apply.lines import weight
-
-_TELLING = 12  # characters: shorter lines (`return x`) recur by chance
 
 
 def _anchored_head(
@@ -30,7 +28,7 @@ def _anchored_head(
     if first < 0 or not cands:
         return cands
     head = keys[first]
-    if len(head) < _TELLING or weight(head) < STRONG or written[head] != 1:
+    if len(head) < _TELLING_LENGTH or weight(head) < STRONG or written[head] != 1:
         return cands
     if index.count(head) != 1:
         return cands
@@ -40,8 +38,6 @@ def _anchored_head(
     if not any(_drops_before(q, first, j, index) for q in cands):
         return cands
     anchored = [q for q in cands if q.pairs and q.pairs[0] == (first, j)]
-    if len(anchored) == len(cands):
-        return cands
     if not anchored:
         anchored = [
             q

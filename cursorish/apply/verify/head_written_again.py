@@ -9,10 +9,10 @@ the marker and it."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 
-_WORD = re.compile(r"[A-Za-z]{3,}")
+from cursorish.apply.verify.tail_written_again import _WORD
+
 _TELLING = 12  # characters: shorter lines (`}`, `return x`) recur by chance
 
 
@@ -32,6 +32,7 @@ def _head_written_again(
     last one kept before the chunk and that copy is gone too. (Where every line between is
     kept, the chunk shows them after its first line: two lines swapped, the first moved up.)"""
     held: dict[str, int] | None = None
+    kept: set[int] | None = None  # the original lines the result keeps, built once needed
     for i, (first, last) in enumerate(spans):
         if (i == 0 and not leading) or old_of[first] >= 0:
             continue
@@ -46,7 +47,8 @@ def _head_written_again(
         low = _kept_before(rows, old_of, first)
         if not low < j < _kept_after(rows, old_of, last):
             continue
-        kept = {o for o in old_of if o >= 0}
+        if kept is None:
+            kept = {o for o in old_of if o >= 0}
         if any(before_keys[o] and o not in kept for o in range(low + 1, j)):
             return (
                 f"sketch line {key[:60]!r} opens a chunk right after a marker, and the "
