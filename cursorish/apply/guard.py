@@ -12,6 +12,7 @@ from cursorish.apply.lazy_dead_edge import dead_prefix, leading_units
 from cursorish.apply.lines import SourceFile, key, weight
 from cursorish.apply.spans import similar
 from cursorish.apply.structure import Definition, definitions
+from cursorish.apply.twin_copies import in_other_function, innermost_function
 
 _UNSTRUCTURED_LIMIT = 25  # deleted non-blank lines in one run, where there is no grammar
 _SMALL_DEFINITION = 2
@@ -56,7 +57,7 @@ def check_deletions(
     body's lines stay (they anchored the sketch there), one of them at most twice in the file
     (the boilerplate of look-alikes anchors nothing).
     """
-    _check_copied_lines(source, merged, sketch, deleted)
+    _check_copied_lines(source, merged, sketch, deleted, lang)
     if not lang.has_grammar:
         _check_runs(source, set(deleted))
         return
@@ -170,19 +171,27 @@ def _mentioned(definition: Definition, headers: list[str]) -> bool:
 
 
 def _check_copied_lines(
-    source: SourceFile, merged: str, sketch: list[str], deleted: list[int]
+    source: SourceFile, merged: str, sketch: list[str], deleted: list[int], lang: Language
 ) -> None:
     """A telling line the original and the sketch each have once but the merge has twice, near
     each other and near lines the merge deleted: the sketch's copy was written over the wrong
-    lines, next to the original one instead of over it."""
+    lines, next to the original one instead of over it. Not where the sketch writes its copy
+    into another function than the original's, which the merge keeps whole (`twin_copies`)."""
     if not deleted:
         return
     source_keys = [key(line) for line in source.lines]
     before = Counter(source_keys)
     shown = Counter(key(line) for line in sketch)
     where: dict[str, list[int]] = {}
-    for number, line in enumerate(merged.split("\n")):
-        text = key(line)
+    merged_keys = [key(line) for line in merged.split("\n")]
+    parsed: list[list[Definition]] = []
+
+    def functions() -> list[Definition]:  # parsed once, and only where a copy is found
+        if not parsed:
+            parsed.append(definitions("\n".join(source.lines), lang.name))
+        return parsed[0]
+
+    for number, text in enumerate(merged_keys):
         if before[text] == 1 and shown[text] == 1:
             where.setdefault(text, []).append(number)
     for text, places in where.items():
@@ -191,11 +200,44 @@ def _check_copied_lines(
         if not near or not _telling(text):
             continue
         at = source_keys.index(text)
-        if any(abs(j - at) <= _NEAR for j in deleted):
+        if any(abs(j - at) <= _NEAR for j in deleted) and not _twin_function(
+            source, merged_keys, places, where, set(deleted), functions()
+        ):
             raise RefusedMerge(
                 f"the sketch's line {text[:60]!r} would appear twice: the original has it once "
                 "and the sketch's copy was not placed over it"
             )
+
+
+def _twin_function(
+    source: SourceFile,
+    merged_keys: list[str],
+    places: list[int],
+    where: dict[str, list[int]],
+    gone: set[int],
+    found: list[Definition],
+) -> bool:
+    """Whether one of the two copies of a line (merged rows `places`) sits between lines that
+    the original, the sketch and the merge each hold once, lying in another function than the
+    original's copy, which the merge keeps whole; and the merge shows a telling line of that
+    function held once (`twin_copies.in_other_function`). The original's own copy never
+    passes: the lines around it lie in its own function."""
+    once = {text for text, rows in where.items() if len(rows) == 1}
+    if not found or not once:
+        return False
+    source_keys = [key(line) for line in source.lines]
+    line_of = {text: j for j, text in enumerate(source_keys) if text in once}
+    at = source_keys.index(merged_keys[places[0]])
+    pins = [line_of[text] for text in once if _telling(text)]
+    for row in places:
+        up = next((x for x in range(row - 1, -1, -1) if merged_keys[x] in once), None)
+        down = next((x for x in range(row + 1, len(merged_keys)) if merged_keys[x] in once), None)
+        if up is None or down is None:
+            continue
+        home = innermost_function(found, [line_of[merged_keys[up]], line_of[merged_keys[down]]])
+        if in_other_function(source.lines, found, at, home, pins, lambda x: x not in gone):
+            return True
+    return False
 
 
 def _telling(text: str) -> bool:

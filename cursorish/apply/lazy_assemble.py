@@ -272,7 +272,7 @@ def _assemble(
     pieces.extend(source.original_pieces(cursor, n))
     kept.update(range(cursor, n))
     pinned = [(sketch.chunks[i].keys, spans[i].matched, k) for i, k in where_placed]
-    doubts.extend(_copied_doubts(sketch, placed, kept, index, pinned))
+    doubts.extend(_copied_doubts(sketch, placed, kept, index, pinned, lang.name))
     return Merge(pieces, deleted, added, doubts[0] if doubts else "", rewritten)
 
 

@@ -30,6 +30,8 @@ from cursorish.apply.lines import (
     weight,
 )
 from cursorish.apply.spans import Span, block_end
+from cursorish.apply.structure import Definition, definitions
+from cursorish.apply.twin_copies import in_other_function, innermost_function
 
 _CROSSED = 4  # repeated lines a chunk matches across a line it moves: a reading, not a move
 _IMPORT = re.compile(r"^\s*(?:from\s+(\S+)\s+)?import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$")
@@ -371,6 +373,7 @@ def _copied_doubts(
     kept: set[int],
     index: Index,
     pinned: list[tuple[list[str], dict[int, int], int]],
+    lang: str,
 ) -> list[str]:
     """A telling line the original and the sketch each hold once, written as new code while
     the original's copy stays: the chunk was placed next to the lines it shows, not over them
@@ -380,8 +383,10 @@ def _copied_doubts(
     agrees is enough when the other is new, unless it is a bare closer (`}`, which ends every
     block) and, on the new side, the chunk goes on past the lines it shares with the
     original's copy to a kept line the copy does not have there: the chunk puts the line
-    beside other code than the copy's."""
+    beside other code than the copy's. Not where the chunk writes the line into another
+    function than the original's copy, which the merge keeps whole (`_twin_function`)."""
     shown = Counter(k for chunk in sketch.chunks for k in chunk.keys)
+    parsed: list[list[Definition]] = []
     for (text, up, down, a, b), (keys, matched, at) in zip(placed, pinned, strict=True):
         k = key(text)
         if len(k) < _TELLING_LENGTH or weight(k) < STRONG or shown[k] != 1:
@@ -400,11 +405,45 @@ def _copied_doubts(
             continue  # read over the copy the chunk changes nothing: no reading of an edit
         # A neighbour written new too (the line before it edited) says nothing either way.
         if a <= j < b and j in kept and up in ("", before) and down in ("", after):
+            if not parsed:
+                parsed.append(definitions("\n".join(index.lines), lang))
+            if _twin_function(keys, matched, at, index, j, shown, kept, parsed[0]):
+                continue
             return [
                 f"the sketch's line {k[:60]!r} would appear twice: the original has it once "
                 f"(line {j + 1}) and the sketch's copy was placed elsewhere"
             ]
     return []
+
+
+def _twin_function(
+    keys: list[str],
+    matched: dict[int, int],
+    at: int,
+    index: Index,
+    j: int,
+    shown: Counter[str],
+    kept: set[int],
+    found: list[Definition],
+) -> bool:
+    """Whether the chunk (with these keys) writes its line `at` between lines it matched in
+    another function than the one holding the original's copy (line j), which the merge
+    keeps whole, and matched a telling line of that function the original and the sketch
+    each hold once (`twin_copies.in_other_function`): the twin of a line of another function."""
+    up = max((k for k in matched if k < at and keys[k]), default=None)
+    down = min((k for k in matched if k > at and keys[k]), default=None)
+    if up is None or down is None:
+        return False
+    home = innermost_function(found, [matched[up], matched[down]])
+    pins = [
+        oj
+        for ck, oj in matched.items()
+        if len(keys[ck]) >= _TELLING_LENGTH
+        and weight(keys[ck]) >= STRONG
+        and index.count(keys[ck]) == 1
+        and shown[keys[ck]] == 1
+    ]
+    return in_other_function(index.lines, found, j, home, pins, kept.__contains__)
 
 
 def _verbatim_copy(keys: list[str], k: int, index: Index, j: int) -> bool:

@@ -1,0 +1,156 @@
+"""Issue 17, round 12: a line the sketch writes into one function that another function holds.
+
+The copied-line checks refuse a telling line the original holds once written anew near that
+copy. Written into another function than the original's copy, between lines of that function
+the chunk matched and pinned there by its header, or by a line no line of the other function
+is like, with the other function kept whole, it is the twin of that function's line
+(`twin_copies.in_other_function`). Each test's sketch is made up.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+_GO_ORIGINAL = (
+    "package decode\n"
+    "\n"
+    "import (\n"
+    '\t"fmt"\n'
+    '\t"reflect"\n'
+    ")\n"
+    "\n"
+    "func decodeSlice(name string, data interface{}, val reflect.Value) error {\n"
+    "\tdataVal := reflect.Indirect(reflect.ValueOf(data))\n"
+    "\tvalType := val.Type()\n"
+    "\telemType := valType.Elem()\n"
+    "\tfor i := 0; i < dataVal.Len(); i++ {\n"
+    "\t\tval.Index(i).Set(reflect.Zero(elemType))\n"
+    "\t}\n"
+    "\treturn nil\n"
+    "}\n"
+    "\n"
+    "func decodeStruct(name string, data interface{}, val reflect.Value) error {\n"
+    "\tdataVal := reflect.Indirect(reflect.ValueOf(data))\n"
+    "\tdataValKind := dataVal.Kind()\n"
+    "\tif dataValKind != reflect.Map {\n"
+    "\t\treturn fmt.Errorf(\"'%s': expected a map, got '%s'\", name, dataValKind)\n"
+    "\t}\n"
+    "\treturn nil\n"
+    "}\n"
+)
+
+
+def test_a_check_copied_from_a_sibling_function_is_written_into_the_one_shown() -> None:
+    """The sketch shows `decodeSlice` from its header on and adds the kind check that
+    `decodeStruct`, right below it, already has. Its header (held once) pins the chunk to
+    `decodeSlice`; read over `decodeStruct` the chunk would rename it to a name the file
+    declares. `decodeStruct` stays whole under the marker: both keep the line."""
+    sketch = (
+        "// ... existing code ...\n"
+        "func decodeSlice(name string, data interface{}, val reflect.Value) error {\n"
+        "\tdataVal := reflect.Indirect(reflect.ValueOf(data))\n"
+        "\tdataValKind := dataVal.Kind()\n"
+        "\tif dataValKind != reflect.Slice {\n"
+        "\t\treturn fmt.Errorf(\"'%s': expected a slice, got %s\", name, dataValKind)\n"
+        "\t}\n"
+        "\tvalType := val.Type()\n"
+        "// ... existing code ...\n"
+    )
+    expected = _GO_ORIGINAL.replace(
+        "\tdataVal := reflect.Indirect(reflect.ValueOf(data))\n\tvalType := val.Type()\n",
+        "\tdataVal := reflect.Indirect(reflect.ValueOf(data))\n"
+        "\tdataValKind := dataVal.Kind()\n"
+        "\tif dataValKind != reflect.Slice {\n"
+        "\t\treturn fmt.Errorf(\"'%s': expected a slice, got %s\", name, dataValKind)\n"
+        "\t}\n"
+        "\tvalType := val.Type()\n",
+    )
+    result = merge(_GO_ORIGINAL, sketch, path="decode.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+def test_a_callbacks_line_written_again_in_the_outer_body_is_kept_twice() -> None:
+    """The nested `send` callback sets the event; the sketch sets it too in the outer body's
+    `except` branch, between lines of the outer function held once, no line of `send` like
+    them. `send` is another function, which the merge keeps whole: not a copy placed beside
+    the original's."""
+    original = (
+        "class Transport:\n"
+        "    async def handle(self, request):\n"
+        "        status_code = None\n"
+        "        finished = Event()\n"
+        "\n"
+        "        async def send(message):\n"
+        "            nonlocal status_code\n"
+        "            if message['type'] == 'start':\n"
+        "                status_code = message['status']\n"
+        "            elif message['type'] == 'body':\n"
+        "                finished.set()\n"
+        "\n"
+        "        try:\n"
+        "            await self.app(request, send)\n"
+        "        except Exception:\n"
+        "            if self.raise_errors or not finished.is_set():\n"
+        "                raise\n"
+        "\n"
+        "        assert finished.is_set()\n"
+        "        return Response(status_code)\n"
+    )
+    sketch = (
+        "# ... existing code ...\n"
+        "        try:\n"
+        "            await self.app(request, send)\n"
+        "        except Exception:\n"
+        "            if self.raise_errors:\n"
+        "                raise\n"
+        "            finished.set()\n"
+        "            if status_code is None:\n"
+        "                status_code = 500\n"
+        "\n"
+        "        assert finished.is_set()\n"
+        "# ... existing code ...\n"
+    )
+    expected = original.replace(
+        "            if self.raise_errors or not finished.is_set():\n                raise\n",
+        "            if self.raise_errors:\n                raise\n            finished.set()\n"
+        "            if status_code is None:\n                status_code = 500\n",
+    )
+    result = merge(original, sketch, path="transport.py")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
+
+
+def test_twin_methods_pinned_by_no_header_stay_refused() -> None:
+    """Two `format_time` methods alike but for the clock and a space; the sketch drops the
+    space from the local one. Its lines held once match the UTC twin verbatim, and the header
+    it shows is the twins' both: nothing pins the chunk to either, and a line like the one
+    it matched stands in the other. Refused, not written over the UTC twin."""
+    method = (
+        "    fn format_time(&self, w: &mut dyn fmt::Write) -> fmt::Result {\n"
+        "        let time = chrono::CLOCK::now();\n"
+        "        match self.format {\n"
+        '            ChronoFmtType::Rfc3339 => write!(w, "{}SPACE", time.to_rfc3339()),\n'
+        '            ChronoFmtType::Custom(ref f) => write!(w, "{}SPACE", time.format(f)),\n'
+        "        }\n"
+        "    }\n"
+    )
+
+    def twin(clock: str, space: str) -> str:
+        return method.replace("CLOCK", clock).replace("SPACE", space)
+
+    original = (
+        "use std::fmt;\n"
+        "\n"
+        "impl FormatTime for ChronoUtc {\n"
+        f"{twin('Utc', '')}"
+        "}\n"
+        "\n"
+        "impl FormatTime for ChronoLocal {\n"
+        f"{twin('Local', ' ')}"
+        "}\n"
+    )
+    sketch = "// ... existing code ...\n" + twin("Local", "") + "}\n"
+    result = merge(original, sketch, path="time.rs")
+    assert isinstance(result, Refused), result.text
