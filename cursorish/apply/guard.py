@@ -12,7 +12,11 @@ from cursorish.apply.lazy_dead_edge import dead_prefix, leading_units
 from cursorish.apply.lines import SourceFile, key, weight
 from cursorish.apply.spans import similar
 from cursorish.apply.structure import Definition, definitions
-from cursorish.apply.twin_copies import in_other_function, innermost_function
+from cursorish.apply.twin_copies import (
+    doc_of_new_definition,
+    in_other_function,
+    innermost_function,
+)
 
 _UNSTRUCTURED_LIMIT = 25  # deleted non-blank lines in one run, where there is no grammar
 _SMALL_DEFINITION = 2
@@ -176,14 +180,16 @@ def _check_copied_lines(
     """A telling line the original and the sketch each have once but the merge has twice, near
     each other and near lines the merge deleted: the sketch's copy was written over the wrong
     lines, next to the original one instead of over it. Not where the sketch writes its copy
-    into another function than the original's, which the merge keeps whole (`twin_copies`)."""
+    into another function than the original's, which the merge keeps whole, or a doc comment
+    onto a new definition (`twin_copies`)."""
     if not deleted:
         return
     source_keys = [key(line) for line in source.lines]
     before = Counter(source_keys)
     shown = Counter(key(line) for line in sketch)
     where: dict[str, list[int]] = {}
-    merged_keys = [key(line) for line in merged.split("\n")]
+    merged_rows = merged.split("\n")
+    merged_keys = [key(line) for line in merged_rows]
     parsed: list[list[Definition]] = []
 
     def functions() -> list[Definition]:  # parsed once, and only where a copy is found
@@ -201,7 +207,7 @@ def _check_copied_lines(
             continue
         at = source_keys.index(text)
         if any(abs(j - at) <= _NEAR for j in deleted) and not _twin_function(
-            source, merged_keys, places, where, set(deleted), functions()
+            source, merged_rows, merged_keys, places, where, set(deleted), functions()
         ):
             raise RefusedMerge(
                 f"the sketch's line {text[:60]!r} would appear twice: the original has it once "
@@ -211,6 +217,7 @@ def _check_copied_lines(
 
 def _twin_function(
     source: SourceFile,
+    merged_rows: list[str],
     merged_keys: list[str],
     places: list[int],
     where: dict[str, list[int]],
@@ -229,6 +236,9 @@ def _twin_function(
     line_of = {text: j for j, text in enumerate(source_keys) if text in once}
     at = source_keys.index(merged_keys[places[0]])
     pins = [line_of[text] for text in once if _telling(text)]
+    rows = [merged_rows[row:] for row in places]
+    if any(doc_of_new_definition(lines, source.lines, at) for lines in rows):
+        return True
     for row in places:
         up = next((x for x in range(row - 1, -1, -1) if merged_keys[x] in once), None)
         down = next((x for x in range(row + 1, len(merged_keys)) if merged_keys[x] in once), None)

@@ -31,7 +31,11 @@ from cursorish.apply.lines import (
 )
 from cursorish.apply.spans import Span, block_end
 from cursorish.apply.structure import Definition, definitions
-from cursorish.apply.twin_copies import in_other_function, innermost_function
+from cursorish.apply.twin_copies import (
+    doc_of_new_definition,
+    in_other_function,
+    innermost_function,
+)
 
 _CROSSED = 4  # repeated lines a chunk matches across a line it moves: a reading, not a move
 _IMPORT = re.compile(r"^\s*(?:from\s+(\S+)\s+)?import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$")
@@ -384,7 +388,8 @@ def _copied_doubts(
     block) and, on the new side, the chunk goes on past the lines it shares with the
     original's copy to a kept line the copy does not have there: the chunk puts the line
     beside other code than the copy's. Not where the chunk writes the line into another
-    function than the original's copy, which the merge keeps whole (`_twin_function`)."""
+    function than the original's copy, which the merge keeps whole (`_twin_function`), or a
+    doc comment onto a new definition (`twin_copies.doc_of_new_definition`)."""
     shown = Counter(k for chunk in sketch.chunks for k in chunk.keys)
     parsed: list[list[Definition]] = []
     for (text, up, down, a, b), (keys, matched, at) in zip(placed, pinned, strict=True):
@@ -405,6 +410,8 @@ def _copied_doubts(
             continue  # read over the copy the chunk changes nothing: no reading of an edit
         # A neighbour written new too (the line before it edited) says nothing either way.
         if a <= j < b and j in kept and up in ("", before) and down in ("", after):
+            if doc_of_new_definition(keys[at:], index.lines, j):
+                continue
             if not parsed:
                 parsed.append(definitions("\n".join(index.lines), lang))
             if _twin_function(keys, matched, at, index, j, shown, kept, parsed[0]):

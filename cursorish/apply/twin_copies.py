@@ -12,6 +12,10 @@ two functions are twins (`decodeSlice` given the kind check `decodeStruct` has; 
 callback's `set()` also called by the outer body after an error): no reading puts the chunk
 over the other function, and the sketch does not touch it.
 
+The same holds for a doc comment the sketch writes above a new definition, a name the
+original declares nowhere, while the original's copy documents a definition of another name
+(`doc_of_new_definition`): siblings documented alike, the new one's doc copied from the old.
+
 What is not let through, because each let wrong merges through (held-out-14's resty 94aeffbe1b,
 indicatif 2b02626f69 and 89d5e0379d; bubbles 6415ecbfef, tracing 6f9b537c2e): copies in one
 function (another branch, another depth: a line moved into a new block reads the same, and a
@@ -25,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from cursorish.apply.blocks import declared_name
+from cursorish.apply.lazy_edges import _comment_words, _line_kind
 from cursorish.apply.spans import similar
 from cursorish.apply.structure import Definition
 
@@ -94,3 +100,31 @@ def in_other_function(
         )
         for x in pins
     )
+
+
+def doc_of_new_definition(copy_lines: list[str], original: list[str], at: int) -> bool:
+    """Whether a comment line, written again by the sketch (its copy opening `copy_lines`, the
+    lines that follow it) while the original holds it at line `at`, documents a definition of
+    a name the original declares nowhere, and the original's copy documents one of another
+    name: the doc of a new function copied from its sibling's (`// Returns the value as an
+    integer` above a new `GetInt64` beside `GetInt`'s). A copy that documents no definition,
+    or one of a name the original has, may be the old comment moved with or over its code."""
+    if _line_kind(copy_lines[0]) != "comment" or not _comment_words(copy_lines[0]):
+        return False
+    new = declared_name(_documented(copy_lines, 0))
+    old = declared_name(_documented(original, at))
+    if new is None or old is None or new == old:
+        return False
+    return not any(declared_name(line) == new for line in original)
+
+
+def _documented(lines: list[str], at: int) -> str:
+    """The line a comment at line `at` documents: the next one that is no comment, decorator or
+    attribute ('' where a blank line or the end comes first)."""
+    for line in lines[at + 1 :]:
+        text = line.strip()
+        if not text:
+            return ""
+        if _line_kind(text) != "comment" and not text.startswith(("@", "#[")):
+            return line
+    return ""

@@ -154,3 +154,49 @@ def test_twin_methods_pinned_by_no_header_stay_refused() -> None:
     sketch = "// ... existing code ...\n" + twin("Local", "") + "}\n"
     result = merge(original, sketch, path="time.rs")
     assert isinstance(result, Refused), result.text
+
+
+def _getter(name: str, kind: str, what: str) -> str:
+    """One of viper's getter pairs: a doc comment, the package function, the method."""
+    return (
+        f"// Returns the value associated with the key as {what}\n"
+        f"func Get{name}(key string) {kind} {{ return v.Get{name}(key) }}\n"
+        f"func (v *Viper) Get{name}(key string) {kind} {{\n"
+        f"\treturn cast.To{name}(v.Get(key))\n"
+        "}\n"
+        "\n"
+    )
+
+
+def test_a_siblings_doc_comment_copied_onto_a_new_function_is_kept_twice() -> None:
+    """The sketch adds `GetInt64` after `GetInt`'s method, with `GetInt`'s doc comment word
+    for word. The sketch's copy documents a function of a name the file declares nowhere,
+    the original's documents `GetInt`, which stays: the doc of a new function copied from
+    its sibling's, not the old comment placed beside itself. (The closers a file of many
+    small functions repeats anchor nothing, so the chunk holds only by its first lines.)"""
+    helpers = "".join(
+        f"func clamp{i}(x int) int {{\n\tif x > {i} {{\n\t\treturn x\n\t}}\n\treturn {i}\n}}\n\n"
+        for i in range(20)
+    )
+    getters = [
+        _getter("String", "string", "a string"),
+        _getter("Bool", "bool", "a boolean"),
+        _getter("Int", "int", "an integer"),
+        _getter("Float64", "float64", "a float64"),
+    ]
+    original = "package viper\n\n" + helpers + "".join(getters)
+    added = _getter("Int64", "int64", "an integer").replace("\n\n", "\n")
+    sketch = (
+        "// ...\n"
+        "func (v *Viper) GetInt(key string) int {\n"
+        "\treturn cast.ToInt(v.Get(key))\n"
+        "}\n"
+        "\n"
+        f"{added}"
+        "\n"
+        "// ...\n"
+    )
+    expected = "package viper\n\n" + helpers + "".join(getters[:3]) + added + "\n" + getters[3]
+    result = merge(original, sketch, path="viper.go")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
