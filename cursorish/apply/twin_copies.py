@@ -78,11 +78,12 @@ def in_other_function(
     function than `home`, the one the sketch writes its copy into, and the merge keeps that
     other function whole (`kept` says, for an original line, whether the merge keeps it).
     `pins` are the original lines of telling lines held once that the chunk matched: one of
-    them must lie in `home` outside the other function, and be like no line of it, or the
-    chunk may be the other function's edit (twin methods, one line of the twin the sketch
-    leaves as it is matching the other's edit verbatim). The other function may sit inside
-    `home` (a callback) but not around it: a copy in an enclosing body is a line the sketch
-    may have moved into a new inner block."""
+    them must be a function's header (read over the other function, the chunk would give a
+    function there a name the file declares), or lie in `home` outside the other function and
+    be like no line of it, or the chunk may be the other function's edit (twin methods, one
+    line of the twin the sketch leaves as it is matching the other's edit verbatim). The
+    other function may sit inside `home` (a callback) but not around it: a copy in an
+    enclosing body is a line the sketch may have moved into a new inner block."""
     own = innermost_function(found, [copy])
     if home is None or own is None or own == home:
         return False
@@ -91,8 +92,9 @@ def in_other_function(
     body = range(own.start, own.end + 1)
     if not all(kept(x) for x in body):
         return False
+    headers = {d.start for d in found if d.kind in _FUNCTION_KINDS and d != own}
     return any(
-        x == home.start
+        x in headers
         or (
             home.start < x <= home.end
             and x not in body

@@ -200,3 +200,55 @@ def test_a_siblings_doc_comment_copied_onto_a_new_function_is_kept_twice() -> No
     result = merge(original, sketch, path="viper.go")
     assert isinstance(result, Merged), result
     assert result.text == expected
+
+
+def test_a_twin_class_edit_pinned_by_the_next_methods_header_is_kept() -> None:
+    """Twin sync and async transports; the sync one's error message is an f-string, the
+    sketch makes the async one's one too. Its chunk ends on `async def __aenter__`, a header
+    the file holds once: read over the sync twin the chunk would rename `__enter__` to a name
+    the file declares. The sync `__init__` stays whole: both hold the line."""
+    original = (
+        "class Transport:\n"
+        "    def __init__(self, proxy):\n"
+        "        if proxy.scheme in ('http', 'https'):\n"
+        "            self._pool = HTTPProxy(proxy)\n"
+        "        else:  # pragma: no cover\n"
+        "            raise ValueError(\n"
+        "                \"Proxy protocol must be either 'http' or 'https',\"\n"
+        '                f" but got {proxy.scheme!r}."\n'
+        "            )\n"
+        "\n"
+        "    def __enter__(self):\n"
+        "        self._pool.__enter__()\n"
+        "        return self\n"
+        "\n"
+        "\n"
+        "class AsyncTransport:\n"
+        "    def __init__(self, proxy):\n"
+        "        if proxy.scheme in ('http', 'https'):\n"
+        "            self._pool = AsyncHTTPProxy(proxy)\n"
+        "        else:  # pragma: no cover\n"
+        "            raise ValueError(\n"
+        "                \"Proxy protocol must be either 'http' or 'https',\"\n"
+        '                " but got {proxy.scheme!r}."\n'
+        "            )\n"
+        "\n"
+        "    async def __aenter__(self):\n"
+        "        await self._pool.__aenter__()\n"
+        "        return self\n"
+    )
+    sketch = (
+        "# ... existing code ...\n"
+        "        else:  # pragma: no cover\n"
+        "            raise ValueError(\n"
+        "                \"Proxy protocol must be either 'http' or 'https',\"\n"
+        '                f" but got {proxy.scheme!r}."\n'
+        "            )\n"
+        "\n"
+        "    async def __aenter__(self):\n"
+        "        # ... existing code ...\n"
+    )
+    expected = original.replace('                " but got', '                f" but got')
+    result = merge(original, sketch, path="transports.py")
+    assert isinstance(result, Merged), result
+    assert result.text == expected
