@@ -31,6 +31,7 @@ from cursorish.apply.lazy_doubts import (
 )
 from cursorish.apply.lazy_edges import (
     _bare_edges,
+    _closer_at_own_depth,
     _closer_past_span,
     _closers_after_new_code,
     _closers_before_span,
@@ -159,6 +160,7 @@ def _assemble(
                 joined_statement(keys, span, index, upper)
                 _closers_after_new_code(chunk, span, index)
                 _closer_past_span(chunk, span, index, upper, place.delta)
+                _closer_at_own_depth(chunk, span, index, (lower, upper))
                 _closers_one_level_out(chunk, span, index, place.delta)
         else:
             span = _float_span(chunk, place, source.lines, (lower, upper))

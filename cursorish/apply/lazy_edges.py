@@ -290,6 +290,47 @@ def _closer_past_span(chunk: Chunk, span: Span, index: Index, upper: int, delta:
     span.b = found + 1
 
 
+def _closer_at_own_depth(chunk: Chunk, span: Span, index: Index, bounds: tuple[int, int]) -> None:
+    """A chunk that ends, before a marker, on a closing line (`}`) matched deeper than the
+    sketch writes it, at the end of a block whose body the chunk's lines are, each written
+    out by as much as well, while the original line right after that closer is the
+    same closer at the sketch's depth: the sketch drops the block's wrapper (`if (x) {` and
+    its `}`), moving the body out a level, and its `}` is the enclosing block's. The wrapper's
+    opener, right before the chunk's lines (nothing but blank lines between), and its closer
+    go. Matched one level deeper, the merge would keep the enclosing closer and write the
+    sketch's `}` as new: one closer too many."""
+    lower, upper = bounds
+    keys = chunk.keys
+    shown = [k for k, kk in enumerate(keys) if kk]
+    if len(shown) < 2:
+        return
+    close = shown[-1]
+    old = span.matched.get(close)
+    if old is None or old != span.b - 1 or span.b >= upper or not _bracket_closer(keys[close]):
+        return
+    depth = indent_width(chunk.lines[close])
+    shift = depth - index.indents[old]
+    if shift >= 0 or index.keys[span.b] != keys[close] or index.indents[span.b] != depth:
+        return
+    jo = old - 1
+    while jo >= lower and (index.blank[jo] or index.indents[jo] > index.indents[old]):
+        jo -= 1
+    if jo < lower or index.indents[jo] != index.indents[old] or jo >= span.a:
+        return
+    if not index.keys[jo].endswith(("{", "(", "[")) or any(
+        not index.blank[j] for j in range(jo + 1, span.a)
+    ):
+        return
+    body = {j: k for k, j in span.matched.items() if jo < j < old and keys[k]}
+    if not body or any(not index.blank[j] and j not in body for j in range(jo + 1, old)):
+        return
+    if any(indent_width(chunk.lines[k]) - index.indents[j] != shift for j, k in body.items()):
+        return
+    span.matched[close] = span.b
+    span.a = jo
+    span.b += 1
+
+
 def _closers_one_level_out(chunk: Chunk, span: Span, index: Index, delta: int) -> None:
     """A chunk that ends, before a marker, on a run of closing lines (`}`) matched to a run of
     the original's closers ending the span, each one level deeper than the original closer it
