@@ -8,6 +8,12 @@ shows around it. `fresh_sketch` marks those lines; `fresh_reading` tries the mer
 them, only where the first reading was refused for the definition it would delete, and keeps
 it only where it removes no original line the first reading kept (it writes the new
 definition beside the old one, and changes nothing else).
+
+A sketch that moves a definition (writes it whole, exactly as the original has it in one place,
+somewhere else) is lined up over a look-alike the same way. Where it has no new definition,
+`moved_sketch` marks the moved one's lines instead: written whole where the sketch puts them,
+its old copy may go as well (the chunk around it shows the lines on both sides of it next to
+each other), and only it.
 """
 
 from __future__ import annotations
@@ -35,12 +41,17 @@ def fresh_reading(
     first: Merge,
     validate: Validate,
 ) -> Merge | None:
-    """The merge that writes the sketch's new definitions whole, where the first reading
-    `first` was refused for a definition it deletes; None where there is none, it is refused,
-    or it removes an original line the first reading kept."""
+    """The merge that writes the sketch's new (else moved) definitions whole, where the first
+    reading `first` was refused for a definition it deletes; None where there is none, it is
+    refused, or it removes an original line the first reading kept (other than the old copy
+    of a moved definition)."""
     fresh = fresh_sketch(sketch, original, lang)
+    moved: set[int] = set()
     if fresh is None:
-        return None
+        found = moved_sketch(sketch, source.lines, lang)
+        if found is None:
+            return None
+        fresh, moved = found
     try:
         merge = merge_lazy_sketch(source, fresh, lang, validate)
         if merge.doubt:
@@ -48,7 +59,7 @@ def fresh_reading(
         validate(merge)
     except RefusedMerge:
         return None
-    if merge.removed - first.removed:
+    if merge.removed - first.removed - moved:
         return None
     if not plain_edit(source, fresh, merge):
         return None  # it deletes lines no chunk shows around them: more than the sketch says
@@ -109,3 +120,38 @@ def _definition_end(lines: list[str], k: int, lang: Language) -> int | None:
         if opened and depth <= 0:
             return x if indent_width(lines[x]) <= width or x == k else None
     return None
+
+
+def moved_sketch(
+    sketch: LazySketch, source: list[str], lang: Language
+) -> tuple[LazySketch, set[int]] | None:
+    """The sketch with each whole definition it writes exactly as the original has it in one
+    place (three lines at least, header to closer) marked fresh, and the original lines of
+    those copies; None where it has none. Lined up over its own copy, such a chunk would
+    change nothing there; over a look-alike, it loses the look-alike: written whole, it is
+    code the sketch moves."""
+    keys = [" ".join(x.split()) for x in source]
+    chunks = []
+    moved: set[int] = set()
+    for chunk in sketch.chunks:
+        fresh: set[int] = set()
+        for k, line in enumerate(chunk.lines):
+            if declared_name(line) is None or k in fresh:
+                continue
+            end = _definition_end(chunk.lines, k, lang)
+            if end is None or end - k < 2:
+                continue
+            want = [" ".join(x.split()) for x in chunk.lines[k : end + 1]]
+            at = [
+                j
+                for j, head in enumerate(keys)
+                if head == want[0] and keys[j : j + len(want)] == want
+            ]
+            if len(at) != 1:
+                continue
+            fresh.update(x for x in range(k, end + 1) if chunk.lines[x].strip())
+            moved.update(range(at[0], at[0] + len(want)))
+        chunks.append(dataclasses.replace(chunk, fresh=frozenset(fresh)))
+    if not moved:
+        return None
+    return dataclasses.replace(sketch, chunks=chunks), moved
