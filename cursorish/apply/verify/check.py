@@ -27,6 +27,8 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
             problem = self._judge(places)
             if problem is None:
                 return None
+            if self._unexplained and self._judge(places, tail_first=True) is None:
+                return None  # the chunk's last lines are the later copies of what they repeat
             first_failure = first_failure or problem
         if first_failure is None:
             return self._missing()
@@ -40,8 +42,14 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
 
     # -- judging one reading -----------------------------------------------------------------
 
-    def _judge(self, places: list[int]) -> str | None:
+    def _judge(self, places: list[int], tail_first: bool = False) -> str | None:
+        """The first check this reading fails, or None. `tail_first`: each chunk's last lines
+        are lined up with the original lines right before the next kept one where they are
+        alike (the later of two copies of a line the chunk ends on: the sketch deletes the
+        lines between the copies, which sit between two of its lines), not with the first
+        original lines after the kept one before it."""
         shape = self.shape
+        self._unexplained = False
         chunk_of: dict[int, int] = {}  # result row -> chunk index
         spans: list[tuple[int, int]] = []  # each chunk's first and last result row
         for i, (chunk, at) in enumerate(zip(shape.chunks, places, strict=True)):
@@ -49,7 +57,7 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
             for r in range(rows[0], rows[-1] + 1):
                 chunk_of[r] = i
             spans.append((rows[0], rows[-1]))
-        self.old_of = self._structured(spans)
+        self.old_of = self._structured(spans, tail_first)
         for chunk, at in zip(shape.chunks, places, strict=True):
             problem = self._indentation(chunk, self.rows[at : at + len(chunk.lines)])
             if problem:
@@ -68,6 +76,7 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
             return problem
         problem = self._deletions(chunk_of, spans)
         if problem:
+            self._unexplained = True
             return problem
         problem = _repasted(self.before, self.after, self.old_of, spans)
         if problem:

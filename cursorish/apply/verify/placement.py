@@ -99,10 +99,12 @@ class _Placement(_CheckState):
                     )
         return None
 
-    def _structured(self, spans: list[tuple[int, int]]) -> list[int]:
+    def _structured(self, spans: list[tuple[int, int]], tail_first: bool = False) -> list[int]:
         """Which original line each result row is, given where the chunks sit: the rows
         between chunks are aligned first (they must be original lines), then each chunk
-        against the original lines between its neighbours (its context lines)."""
+        against the original lines between its neighbours (its context lines); with
+        `tail_first`, a chunk's last rows first take the original lines right before its
+        next neighbour where they are alike."""
         a = [x.rstrip() for x in self.before]
         real = [x.rstrip() for x in self.after]
         b = real.copy()
@@ -114,5 +116,9 @@ class _Placement(_CheckState):
         for first, last in spans:
             lo = next((old[r] for r in range(first - 1, -1, -1) if old[r] >= 0), -1) + 1
             hi = next((old[r] for r in range(last + 1, len(b)) if old[r] >= 0), len(a))
-            _align(a, real, lo, max(lo, hi), first, last + 1, old, 0)
+            end = last + 1
+            while tail_first and hi > lo and end > first and a[hi - 1] == real[end - 1]:
+                old[end - 1] = hi - 1
+                hi, end = hi - 1, end - 1
+            _align(a, real, lo, max(lo, hi), first, end, old, 0)
         return old
