@@ -14,6 +14,7 @@ from cursorish.apply.align import STRONG, Index, Placement
 from cursorish.apply.blocks import declared_name
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_assemble import _assemble
+from cursorish.apply.lazy_moved import moved_reading
 from cursorish.apply.lazy_place import FLOOR_COST
 from cursorish.apply.lazy_sketch import (
     _COMMON_WORDS,
@@ -138,6 +139,8 @@ def _settle(
         return viable[0][0]
     if single := _single_undoubled(source, distinct, lang):
         return single
+    if sketch is not None and (moved := moved_reading(source, distinct, sketch)):
+        return moved
     # Every reading, the ones the validator rejects too: one that parses but loses a name is
     # still a reading the sketch may mean, so the one that parses is not the only one.
     every_reading = {text: (merged, "")}
