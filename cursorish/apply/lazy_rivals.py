@@ -738,7 +738,8 @@ def _recurring_edge_readings(
 def _verbatim_at(chunk: Chunk, place: Placement, source: list[str]) -> tuple[int, int] | None:
     """(the original line the chunk's first line is, the chunk's indentation shift) where the
     chunk is a verbatim copy of the original lines there, every line shifted alike (it changes
-    nothing: a chunk pasted at another depth is put back at the file's); else None."""
+    nothing: a chunk pasted at another depth is put back at the file's); else None. Blank
+    lines after its last line are spacing before the marker, not lines it shows there."""
     if not place.pairs:
         return None
     k, j = place.pairs[0]
@@ -746,7 +747,10 @@ def _verbatim_at(chunk: Chunk, place: Placement, source: list[str]) -> tuple[int
     if at < 0 or at + len(chunk.lines) > len(source):
         return None
     shifts: set[int] = set()
+    shown = [k for k, line in enumerate(chunk.lines) if line.strip()]
     for k, line in enumerate(chunk.lines):
+        if not shown or k > shown[-1]:
+            break  # blank lines after its last line: spacing at the marker
         original = source[at + k]
         if not (line.strip() or original.strip()):
             continue
