@@ -153,17 +153,54 @@ def _complete_head(
     if head:
         first = head[0]
         limit = max(lower, span.a - (k0 - first) - _EDGE_WINDOW)
-        for j in range(span.a - 1, limit - 1, -1):
-            if index.keys[j] == keys[first]:
-                match_between(keys, index, matched, first, k0, j, span.a)
-                matched[first] = j
-                span.a = j
-                return
+        found = [j for j in range(span.a - 1, limit - 1, -1) if index.keys[j] == keys[first]]
+        if found:
+            j = _own_depth(lines, index, (first, k0), (lower, matched[k0]), found)
+            match_between(keys, index, matched, first, k0, j, span.a)
+            matched[first] = j
+            span.a = j
+            return
         if before_marker:
             for j in range(span.a - 1, max(lower, span.a - (k0 - first)) - 1, -1):
                 if similar(lines[first], index.lines[j], loose=True):
                     span.a = j
                     return
+
+
+def _own_depth(
+    lines: list[str], index: Index, ks: tuple[int, int], js: tuple[int, int], found: list[int]
+) -> int:
+    """Of the original lines equal to the chunk's first line (nearest first), the one that
+    chunk line takes. Where the chunk opens with two closers or more (`    }` then `}`) after
+    the chunk before (it ends at original line `lower`) and before a first match k0 that sits
+    at its original's very depth (original line j0), they take the nearest run of the same
+    closers at their own depths, line for line, whose blocks were open where the chunk before
+    ended (no line between as shallow as the run's outermost closer): the nearest `}` of any
+    depth closes another block (a method's `}` is not its `impl`'s), and read so, the block
+    the run does close is closed twice. Where k0 sits at another depth than j0 (the sketch
+    written at another depth, or the edit re-indenting it) depths tell nothing."""
+    first, k0 = ks
+    lower, j0 = js
+    run: list[int] = []
+    for k in range(first, k0):
+        if not lines[k].strip():
+            continue
+        if not _bare_closer(lines[k].strip()):
+            break
+        run.append(k)
+    if lower <= 0 or len(run) < 2 or indent_width(lines[k0]) != index.indents[j0]:
+        return found[0]
+    outer = min(indent_width(lines[k]) for k in run)
+    for j in found:
+        rows = [x for x in range(j, j0) if not index.blank[x]][: len(run)]
+        if len(rows) == len(run) and all(
+            index.keys[x] == lines[k].strip() and index.indents[x] == indent_width(lines[k])
+            for k, x in zip(run, rows, strict=True)
+        ):
+            if all(index.blank[x] or index.indents[x] > outer for x in range(lower, j)):
+                return j
+            break
+    return found[0]
 
 
 def _closes_anchor(
