@@ -184,7 +184,7 @@ def _assemble(
             raise RefusedMerge(f"{chunk.where()} overlap the chunk before them")
         doubts.extend(_check_edges(chunk, span, index, (lower, upper), (before, after)))
         doubts.extend(_other_copy_doubts(chunk, span, index, (lower, upper)))
-        doubts.extend(_same_method_doubts(chunk, span, index, named))
+        doubts.extend(_same_method_doubts(chunk, span, index, named, (lower, upper)))
         doubts.extend(_closer_reach_doubts(chunk, span, index))
         doubts.extend(_one_line_anchors(chunk, span, index))
         if after:

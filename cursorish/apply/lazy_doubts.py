@@ -268,7 +268,9 @@ def _other_copy_doubts(
 _FUNCTION = re.compile("function|method")
 
 
-def _same_method_doubts(chunk: Chunk, span: Span, index: Index, named: _Definitions) -> list[str]:
+def _same_method_doubts(
+    chunk: Chunk, span: Span, index: Index, named: _Definitions, bounds: tuple[int, int]
+) -> list[str]:
     """A chunk that rewrites lines of a function while another function of the same name (the
     same method in another `impl` block) holds the chunk's first telling line after the same
     line, and the chunk's new lines use more names that function holds and the one it edits
@@ -283,7 +285,9 @@ def _same_method_doubts(chunk: Chunk, span: Span, index: Index, named: _Definiti
     others = [
         other
         for other in index.positions.get(chunk.keys[told[0]], ())
-        if not span.a <= other < span.b and _next_key(index, other, -1) == _next_key(index, j, -1)
+        if not span.a <= other < span.b
+        and bounds[0] <= other < bounds[1]
+        and _next_key(index, other, -1) == _next_key(index, j, -1)
     ]
     fresh = set(_WORD.findall(" ".join(new))) - _COMMON_WORDS
     fresh -= set(_WORD.findall(" ".join(index.lines[span.a : span.b])))

@@ -1,0 +1,90 @@
+"""A chunk that rewrites a method while a method of the same name in another `impl` uses the
+names of its new lines: that other method is no rival where it lies outside the stretch the
+chunks around it leave (before the `impl` the chunk before anchors on)."""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged
+
+MULTIPART = """\
+pub struct Form {
+    inner: FormParts<Part>,
+}
+
+pub struct Part {
+    meta: PartMetadata,
+    value: Body,
+}
+
+impl Form {
+    pub fn new() -> Form {
+        Form { inner: FormParts::new() }
+    }
+
+    pub fn text(self, name: String, value: String) -> Form {
+        self.part(name, Part::text(value))
+    }
+
+    fn with_inner<F>(self, func: F) -> Self
+    where
+        F: FnOnce(FormParts<Part>) -> FormParts<Part>,
+    {
+        Form {
+            inner: func(self.inner),
+        }
+    }
+}
+
+impl Part {
+    pub fn text(value: String) -> Part {
+        Part::new(value.into())
+    }
+
+    pub fn file_name(self, filename: String) -> Part {
+        self.with_inner(move |meta| meta.file_name(filename))
+    }
+
+    fn with_inner<F>(self, func: F) -> Self
+    where
+        F: FnOnce(PartMetadata) -> PartMetadata,
+    {
+        Part {
+            meta: func(self.meta),
+            ..self
+        }
+    }
+}
+"""
+
+# The new method's closure names its argument `inner`, a word of `Form::with_inner` that
+# `Part::with_inner` lacks; but the chunk before anchors on `impl Part {`, below `Form`'s.
+PART_HEADERS = """\
+// ... existing code ...
+impl Part {
+    // ... existing code ...
+    }
+
+    /// Sets custom headers for the part.
+    pub fn headers(self, headers: HeaderMap) -> Part {
+        self.with_inner(move |inner| inner.headers(headers))
+    }
+
+    fn with_inner<F>(self, func: F) -> Self
+    where
+// ... existing code ...
+"""
+
+NEW_METHOD = """
+    /// Sets custom headers for the part.
+    pub fn headers(self, headers: HeaderMap) -> Part {
+        self.with_inner(move |inner| inner.headers(headers))
+    }
+"""
+
+
+def test_namesake_before_the_chunk_before_is_no_rival() -> None:
+    out = merge(MULTIPART, PART_HEADERS, path="src/multipart.rs")
+    assert isinstance(out, Merged), out
+    anchor = "        self.with_inner(move |meta| meta.file_name(filename))\n    }\n"
+    assert out.text == MULTIPART.replace(anchor, anchor + NEW_METHOD)
