@@ -94,7 +94,12 @@ class _Deletions(_CheckState):
             if (
                 c2 is not None
                 and self._bare_edge(r2, spans[c2][1], gone)
-                and not (c1 == c2 and self._closes_gap(spans[c2][0], r2, spans[c2][1], gone))
+                and not (
+                    c1 == c2
+                    and self._closes_gap(
+                        spans[c2][0], r2, spans[c2][1], gone, self._reach(c2, spans)
+                    )
+                )
             ):
                 return self._bare(what, r2, spans[c2][1])
             if c1 is not None and c1 == c2 and self._bare_entry(spans[c1], r1, r2, gone):
@@ -166,7 +171,9 @@ class _Deletions(_CheckState):
             and all(not any(ch.isalnum() for ch in self.after[r]) for r in rows)
         )
 
-    def _closes_gap(self, head: int, first: int, last: int, gone: list[int]) -> bool:
+    def _closes_gap(
+        self, head: int, first: int, last: int, gone: list[int], reach: tuple[int, int]
+    ) -> bool:
         """Whether the bracket lines ending the chunk that starts at result row `head`
         (rows `first`..`last`) are placed by the block structure rather than by their copies:
         the last closes a block whose opening line the chunk shows, or the first closes the
@@ -196,10 +203,28 @@ class _Deletions(_CheckState):
                 row == rows[0]
                 and opener <= gone[0]
                 and any(ch.isalnum() for ch in self.before[opener])
-                and self._holds_once(shown)
+                and self._holds_once(shown, reach)
             ):
                 return True
         return False
+
+    def _reach(self, c: int, spans: list[tuple[int, int]]) -> tuple[int, int]:
+        """The original lines chunk c may sit among, by the sketch's order: past the kept lines
+        of the chunk before it and short of those of the chunk after it, where that chunk
+        holds a line the original has once (its place is certain); the whole file elsewhere."""
+        low, high = -1, len(self.before)
+        if c > 0:
+            kept = self._kept_of(spans[c - 1])
+            if kept and self._holds_once(kept):
+                low = max(kept)
+        if c + 1 < len(spans):
+            kept = self._kept_of(spans[c + 1])
+            if kept and self._holds_once(kept):
+                high = min(kept)
+        return low, high
+
+    def _kept_of(self, span: tuple[int, int]) -> set[int]:
+        return {self.old_of[r] for r in range(span[0], span[1] + 1) if self.old_of[r] >= 0}
 
     def _ends_gap(self, first: int, r1: int, r2: int, last: int, gone: list[int]) -> bool:
         """Whether the bracket lines a chunk shows before the gap (rows `first`..`r1`) are the
@@ -247,10 +272,12 @@ class _Deletions(_CheckState):
             for r in after_rows
         )
 
-    def _holds_once(self, lines: set[int]) -> bool:
-        """Whether one of these original lines (non-blank) occurs once in the original."""
+    def _holds_once(self, lines: set[int], reach: tuple[int, int] | None = None) -> bool:
+        """Whether one of these original lines (non-blank) occurs once in the original (once
+        among original lines low+1..high-1, where `reach` is given)."""
         keys = {self.before_keys[j] for j in lines if self.before_keys[j]}
-        counts = Counter(k for k in self.before_keys if k in keys)
+        low, high = reach if reach is not None else (-1, len(self.before_keys))
+        counts = Counter(k for k in self.before_keys[low + 1 : high] if k in keys)
         return any(count == 1 for count in counts.values())
 
     def _bare(self, what: str, low: int, high: int) -> str:
