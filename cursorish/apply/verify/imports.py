@@ -10,7 +10,10 @@ _PY_IMPORT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+(.+)$")
 
 
 def _imported(lines: list[str], lang: str) -> dict[str, str]:
-    """Names a file's imports bind, with the import line that binds each."""
+    """Names a file's imports bind, with the import line that binds each. A Python
+    `from x import (...)` written over several lines binds each name on the line it is written
+    on: the sketch drops a name from such an import as often as from a one-line one, and code
+    still calling it must not be kept (nor a name moved into one read as no longer imported)."""
     names: dict[str, str] = {}
     if lang == "go":
         for line in lines:
@@ -23,18 +26,35 @@ def _imported(lines: list[str], lang: str) -> dict[str, str]:
                 if name and name != "_":
                     names[re.sub(r"\W", "_", name)] = line.strip()
         return names
+    inside = False  # in the parentheses of a `from x import (...)` written over lines
     for line in lines:
+        if inside:
+            inside = ")" not in line
+            _bind(line.split("#")[0].replace(")", ""), line, names)
+            continue
         if "import" not in line:
             continue  # the pattern needs the word; the test is much cheaper than it
         match = _PY_IMPORT.match(line)
-        if not match or "(" in line:
+        if not match:
             continue
-        for part in match.group(1).split(","):
-            words = part.split()
-            if words:
-                name = words[-1] if " as " in part else words[0].split(".")[0]
-                names[name] = line.strip()
+        bound = match.group(1).split("#")[0]
+        if bound.lstrip().startswith("("):
+            inside = ")" not in bound
+            bound = bound.replace("(", "").replace(")", "")
+        elif "(" in bound:
+            continue
+        _bind(bound, line, names)
     return names
+
+
+def _bind(bound: str, line: str, names: dict[str, str]) -> None:
+    """Record the names a Python import's text `bound` binds (`a, b as c`), each with the
+    import `line` that holds it."""
+    for part in bound.split(","):
+        words = part.split()
+        if words:
+            name = words[-1] if " as " in part else words[0].split(".")[0]
+            names[name] = line.strip()
 
 
 def _orphaned_import(before: list[str], after: list[str], lang: str) -> str | None:
