@@ -92,3 +92,226 @@ def test_a_name_moved_into_a_parenthesized_import_is_still_imported() -> None:
     assert isinstance(outcome, Merged), outcome
     assert "from typing_extensions" not in outcome.text
     assert "    ParamSpec,\n" in outcome.text
+
+
+BAR = """\
+use std::mem;
+
+impl ProgressBar {
+    pub fn style(&self) -> ProgressStyle {
+        self.state().style.clone()
+    }
+
+    /// A convenience builder-like function for a progress bar with a given style
+    pub fn with_style(self, mut style: ProgressStyle) -> ProgressBar {
+        let mut state = self.state();
+        mem::swap(&mut state.style.message, &mut style.message);
+        state.style = style;
+        drop(state);
+
+        self
+    }
+
+    /// A convenience builder-like function for a progress bar with a given prefix
+    pub fn with_prefix(self, prefix: String) -> ProgressBar {
+        self.state().style.prefix = prefix;
+        self
+    }
+
+    /// Overrides the stored style
+    ///
+    /// This does not redraw the bar.
+    pub fn set_style(&self, style: ProgressStyle) {
+        self.state().style = style;
+    }
+
+    pub fn tick(&self) {
+        self.state().tick();
+    }
+}
+"""
+
+BAR_SKETCH = """\
+// ... rest of the code ...
+impl ProgressBar {
+    // ... rest of the code ...
+
+    /// A convenience builder-like function for a progress bar with a given style
+    pub fn with_style(self, style: ProgressStyle) -> ProgressBar {
+        self.set_style(style);
+        self
+    }
+    // ... rest of the code ...
+    ///
+    /// This does not redraw the bar.
+    pub fn set_style(&self, mut style: ProgressStyle) {
+        let mut state = self.state();
+        mem::swap(&mut state.style.message, &mut style.message);
+        state.style = style;
+    }
+
+// ... rest of the code ...
+"""
+
+
+def test_a_method_left_twice_in_one_impl_block_is_refused() -> None:
+    # The marker after `with_style` read as standing for nothing puts the new `set_style`
+    # right there, and the one the original has further down stays.
+    doubled = BAR.replace(
+        "        let mut state = self.state();\n"
+        "        mem::swap(&mut state.style.message, &mut style.message);\n"
+        "        state.style = style;\n"
+        "        drop(state);\n\n"
+        "        self\n",
+        "        self.set_style(style);\n        self\n",
+    ).replace("with_style(self, mut style", "with_style(self, style")
+    doubled = doubled.replace(
+        "        self\n    }\n\n    /// A convenience builder-like function for a progress bar"
+        " with a given prefix",
+        "        self\n    }\n"
+        "    ///\n    /// This does not redraw the bar.\n"
+        "    pub fn set_style(&self, mut style: ProgressStyle) {\n"
+        "        let mut state = self.state();\n"
+        "        mem::swap(&mut state.style.message, &mut style.message);\n"
+        "        state.style = style;\n    }\n\n"
+        "    /// A convenience builder-like function for a progress bar with a given prefix",
+    )
+    problem = verify_merge(BAR, BAR_SKETCH, doubled, path="src/progress_bar.rs")
+    assert problem is not None
+    assert "'set_style' twice" in problem
+
+
+SHAPES = """\
+class Square:
+    def __init__(self, side):
+        self.side = side
+
+    @property
+    def side(self):
+        return self._side
+
+    def area(self):
+        return self.side * self.side
+
+    def perimeter(self):
+        return 4 * self.side
+
+    def diagonal(self):
+        return self.side * 2**0.5
+
+    def scaled(self, k):
+        return Square(self.side * k)
+"""
+
+SHAPES_SKETCH = """\
+# ... existing code ...
+    def __init__(self, side):
+        self.side = side
+    # ... existing code ...
+    def scaled(self, k=1):
+        return Square(self.side * k)
+"""
+
+
+def test_a_python_method_left_twice_in_its_class_is_refused() -> None:
+    # The marker after `__init__` read as standing for nothing: the new `scaled` sits there,
+    # the original's stays at the end.
+    doubled = SHAPES.replace(
+        "        self.side = side\n",
+        "        self.side = side\n"
+        "    def scaled(self, k=1):\n        return Square(self.side * k)\n",
+    )
+    problem = verify_merge(SHAPES, SHAPES_SKETCH, doubled, path="shapes.py")
+    assert problem is not None
+    assert "'scaled' twice in 'class Square:'" in problem
+
+
+def test_a_property_setter_is_no_second_method() -> None:
+    setter = SHAPES.replace(
+        "    def area(self):",
+        "    @side.setter\n    def side(self, value):\n        self._side = value\n\n"
+        "    def area(self):",
+    )
+    sketch = (
+        "# ... existing code ...\n    @property\n    def side(self):\n"
+        "        return self._side\n\n    @side.setter\n    def side(self, value):\n"
+        "        self._side = value\n\n# ... existing code ...\n"
+    )
+    assert verify_merge(SHAPES, sketch, setter, path="shapes.py") is None
+
+
+STORE = """\
+package store
+
+type Store struct {
+	items map[string]string
+}
+
+func (s *Store) Get(key string) string {
+	return s.items[key]
+}
+
+func (s *Store) Len() int {
+	return len(s.items)
+}
+"""
+
+STORE_SKETCH = """\
+// ... existing code ...
+func (s *Store) Get(key string) (string, bool) {
+	value, ok := s.items[key]
+	return value, ok
+}
+
+// ... existing code ...
+"""
+
+
+def test_a_go_method_left_twice_on_its_type_is_refused() -> None:
+    doubled = STORE.replace(
+        "\treturn s.items[key]\n}\n",
+        "\treturn s.items[key]\n}\n"
+        "func (s *Store) Get(key string) (string, bool) {\n"
+        "\tvalue, ok := s.items[key]\n\treturn value, ok\n}\n",
+    )
+    problem = verify_merge(STORE, STORE_SKETCH, doubled, path="store.go")
+    assert problem is not None
+    assert "'Get' twice in 'Store'" in problem
+
+
+QUEUE = """\
+export class Queue<T> {
+  private items: T[] = [];
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  size(): number {
+    return this.items.length;
+  }
+}
+"""
+
+QUEUE_SKETCH = """\
+// ... existing code ...
+  size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): number {
+    return this.items.push(item);
+  }
+}
+"""
+
+
+def test_a_typescript_method_left_twice_in_its_class_is_refused() -> None:
+    doubled = QUEUE.replace(
+        "    return this.items.length;\n  }\n",
+        "    return this.items.length;\n  }\n\n"
+        "  push(item: T): number {\n    return this.items.push(item);\n  }\n",
+    )
+    problem = verify_merge(QUEUE, QUEUE_SKETCH, doubled, path="queue.ts")
+    assert problem is not None
+    assert "'push' twice" in problem

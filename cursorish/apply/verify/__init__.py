@@ -18,6 +18,8 @@ every change it makes is explained by the sketch:
 - a telling line the sketch repeats from the original is not left twice in the result;
 - a name the original declares once at its top level is not declared there twice, nor
   both imported and declared there (TypeScript, JavaScript);
+- a method the original declares once in a class or `impl` block (a Go method on its
+  receiver's type) is not declared there twice (`member_twice`);
 - a Go local the original declares and reads is not left declared and never read;
 - a Go package the original imports once at most is not imported twice (`go_imports`);
 - a Python name the original's blocks import once at most is not imported twice in one block
@@ -61,6 +63,7 @@ from cursorish.apply.verify.go_removed import _removed_go_declaration
 from cursorish.apply.verify.imports import _orphaned_import, _stale_import
 from cursorish.apply.verify.kept_lookalike import _kept_lookalike
 from cursorish.apply.verify.kept_restatement import _kept_restatement
+from cursorish.apply.verify.member_twice import _member_twice
 from cursorish.apply.verify.nested_redeclaration import _nested_redeclaration
 from cursorish.apply.verify.py_imported_twice import _imported_twice as _py_imported_twice
 from cursorish.apply.verify.replaced_neighbour import _replaced_neighbour
@@ -136,6 +139,8 @@ def _verify(original: str, sketch: str, result: str, path: str) -> str | None:
         problem = _py_imported_twice(before, after, lang.name)
     if problem is None:
         problem = _declared_twice(before, after, lang.name)
+    if problem is None:
+        problem = _member_twice(before, after, lang.name)
     if problem is None:
         problem = _imported_and_declared(before, after, lang.name)
     if problem is None:
