@@ -315,3 +315,125 @@ def test_a_typescript_method_left_twice_in_its_class_is_refused() -> None:
     problem = verify_merge(QUEUE, QUEUE_SKETCH, doubled, path="queue.ts")
     assert problem is not None
     assert "'push' twice" in problem
+
+
+PARAMS = """\
+package resty
+
+func parseRequestURL(c *Client, r *Request) error {
+	// Path Params
+	if len(c.PathParams) > 0 {
+		for p, v := range c.PathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", url.PathEscape(v), -1)
+		}
+	}
+	if len(r.PathParams) > 0 {
+		for p, v := range r.PathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", url.PathEscape(v), -1)
+		}
+	}
+
+	// Raw Path Params
+	if len(c.RawPathParams) > 0 {
+		for p, v := range c.RawPathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", v, -1)
+		}
+	}
+	if len(r.RawPathParams) > 0 {
+		for p, v := range r.RawPathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", v, -1)
+		}
+	}
+
+	// Parsing request URL
+	reqURL, err := url.Parse(r.URL)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+"""
+
+# The request's params now win over the client's: each pair of blocks swaps places.
+PARAMS_SKETCH = """\
+// ... existing code ...
+func parseRequestURL(c *Client, r *Request) error {
+	// Path Params
+	if len(r.PathParams) > 0 {
+		for p, v := range r.PathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", url.PathEscape(v), -1)
+		}
+	}
+	if len(c.PathParams) > 0 {
+		for p, v := range c.PathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", url.PathEscape(v), -1)
+		}
+	}
+
+	// Raw Path Params
+	if len(r.RawPathParams) > 0 {
+		for p, v := range r.RawPathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", v, -1)
+		}
+	}
+	if len(c.RawPathParams) > 0 {
+		for p, v := range c.RawPathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", v, -1)
+		}
+	}
+	// ... existing code ...
+"""
+
+_RAW = """\
+	if len(r.RawPathParams) > 0 {
+		for p, v := range r.RawPathParams {
+			r.URL = strings.Replace(r.URL, "{"+p+"}", v, -1)
+		}
+	}
+"""
+
+
+def test_a_moved_block_whose_old_copy_stays_right_after_the_chunk_is_refused() -> None:
+    # Read as the chunk's new first block, the `r.RawPathParams` one leaves the original's
+    # copy under the marker, right after the chunk (the blocks the chunk moved before it keep
+    # `_repeated_block` from seeing it).
+    start = PARAMS.index("\tif len(c.PathParams)")
+    end = PARAMS.index("\n\t// Parsing request URL")
+    body = PARAMS_SKETCH.split("\t// Path Params\n")[1].split(
+        "\t// ... existing code ...", maxsplit=1
+    )[0]
+    doubled = PARAMS[:start] + body + _RAW + PARAMS[end:]
+    problem = verify_merge(PARAMS, PARAMS_SKETCH, doubled, path="middleware.go")
+    assert problem is not None
+    assert "right against the chunk that writes it anew" in problem
+
+
+def test_a_block_copied_into_a_sibling_function_is_no_move() -> None:
+    # The chunk starts at the end of `codec`, right after its `case` block, and writes that
+    # block again in a new function: a copy in another scope, written on purpose.
+    original = """\
+package viper
+
+func codec(format string) int {
+	switch format {
+	case "dotenv", "env":
+		return 1
+	}
+	return 0
+}
+"""
+    sketch = """\
+// ... existing code ...
+	return 0
+}
+
+func defaultCodec(format string) int {
+	switch strings.ToLower(format) {
+	case "dotenv", "env":
+		return 1
+	}
+	return 0
+}
+"""
+    merged = original + sketch.split("}\n\n", 1)[1].join(["\n", ""])
+    assert verify_merge(original, sketch, merged, path="encoding.go") is None

@@ -15,7 +15,9 @@ every change it makes is explained by the sketch:
   them, or replaced by sketch lines in its place; at the file's edges only where the sketch
   does not say it stops there (no leading or trailing marker) and does not elide anything at all
   (a whole file), or where the cut is no more than a few lines;
-- a telling line the sketch repeats from the original is not left twice in the result;
+- a telling line the sketch repeats from the original is not left twice in the result, nor a
+  block the sketch writes anew whole left in its original copy right against the chunk, in
+  the same block (`moved_block`: the sketch moved it);
 - a name the original declares once at its top level is not declared there twice, nor
   both imported and declared there (TypeScript, JavaScript);
 - a method the original declares once in a class or `impl` block (a Go method on its

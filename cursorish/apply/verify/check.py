@@ -8,6 +8,7 @@ from cursorish.apply.verify.deletions import _Deletions
 from cursorish.apply.verify.depth import _repasted
 from cursorish.apply.verify.head_written_again import _head_written_again
 from cursorish.apply.verify.indentation import _Indentation
+from cursorish.apply.verify.moved_block import _moved_block
 from cursorish.apply.verify.placement import _Placement
 from cursorish.apply.verify.repeats import _Repeats
 from cursorish.apply.verify.structure import _Structure
@@ -91,6 +92,16 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
         if problem:
             return problem
         problem = self._repeated_block(spans)
+        if problem:
+            return problem
+        problem = _moved_block(
+            self.before_keys,
+            self.after,
+            self.after_keys,
+            self.old_of,
+            spans,
+            [_key(x) for c in shape.chunks for x in c.lines],
+        )
         if problem:
             return problem
         problem = _tail_written_again(
