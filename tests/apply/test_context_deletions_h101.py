@@ -437,3 +437,49 @@ func defaultCodec(format string) int {
 """
     merged = original + sketch.split("}\n\n", 1)[1].join(["\n", ""])
     assert verify_merge(original, sketch, merged, path="encoding.go") is None
+
+
+SETUP = """\
+from setuptools import setup
+
+install_requires = ["multidict>=4.0", "idna>=2.0"]
+
+needs_pytest = {"pytest", "test"}.intersection(COMMANDS)
+if needs_pytest:
+    setup_requires = ["pytest-runner"]
+else:
+    setup_requires = []
+
+
+args = dict(
+    name="yarl",
+    install_requires=install_requires,
+    setup_requires=setup_requires,
+)
+"""
+
+# Two blank lines after `install_requires` before the marker: the file's own run of two blank
+# lines, the one the `needs_pytest` block stood before; the block goes.
+SETUP_SKETCH = """\
+# ... rest of the code ...
+install_requires = ["multidict>=4.0", "idna>=2.0"]
+
+
+# ... rest of the code ...
+    install_requires=install_requires,
+)
+"""
+
+
+def test_a_blank_run_the_sketch_shows_before_a_marker_and_the_merge_cuts_short_is_refused() -> None:
+    kept = SETUP.replace("    setup_requires=setup_requires,\n", "")
+    problem = verify_merge(SETUP, SETUP_SKETCH, kept, path="setup.py")
+    assert problem is not None
+    assert "end with 2 blank lines before a marker" in problem
+
+
+def test_a_blank_run_the_merge_keeps_whole_stands() -> None:
+    deleted = SETUP.replace(SETUP[SETUP.index("needs_pytest") : SETUP.index("args")], "\n\n")
+    deleted = deleted.replace("    setup_requires=setup_requires,\n", "")
+    deleted = deleted.replace('idna>=2.0"]\n\n\n\n', 'idna>=2.0"]\n\n\n')
+    assert verify_merge(SETUP, SETUP_SKETCH, deleted, path="setup.py") is None

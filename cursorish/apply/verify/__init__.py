@@ -32,7 +32,9 @@ every change it makes is explained by the sketch:
   (`rust_stale_uses`);
 - an original `assert`/`return`/`raise` kept beside new lines that restate it is not left
   there (`kept_restatement`);
-- a blank line the sketch shows between a marker and its chunk lands on a blank original line;
+- a blank line the sketch shows between a marker and its chunk lands on a blank original line,
+  and a run of two or more it shows after a chunk before a marker is not cut short by the
+  merge before an original line (`placement._blank_run_after`);
 - indentation added in a file indented with tabs uses tabs (and spaces in a file of spaces);
 - a Rust item does not derive one trait twice where the original did not (`rust_derives`);
 - the result parses with no more syntax errors than the original.

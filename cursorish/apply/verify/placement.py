@@ -97,7 +97,28 @@ class _Placement(_CheckState):
                         "before a marker, but original line "
                         f"{self.old_of[r] + 1} after them in the merge is not blank"
                     )
+            problem = self._blank_run_after(chunk, last)
+            if problem:
+                return problem
         return None
+
+    def _blank_run_after(self, chunk: _Chunk, last: int) -> str | None:
+        """Two blank lines or more the sketch shows between a chunk and the marker after it
+        stand for as many blank lines there: where the merge follows the chunk with fewer and
+        then an original line with words, the chunk sits before lines it was meant to
+        replace (the sketch shows the blank run the file has after the lines it deletes)."""
+        if chunk.blanks_after < 2:
+            return None
+        r = last + 1
+        while r < len(self.after) and not self.after[r].strip():
+            r += 1
+        if r >= len(self.after) or self.old_of[r] < 0 or r - last - 1 >= chunk.blanks_after:
+            return None
+        return (
+            f"the sketch lines from line {chunk.first + 1} end with {chunk.blanks_after} blank "
+            f"lines before a marker, but the merge follows them with {r - last - 1} and then "
+            f"original line {self.old_of[r] + 1}"
+        )
 
     def _structured(self, spans: list[tuple[int, int]], tail_first: bool = False) -> list[int]:
         """Which original line each result row is, given where the chunks sit: the rows

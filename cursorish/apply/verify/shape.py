@@ -17,6 +17,8 @@ class _Chunk:
     # next to the chunk's place on that side is blank.
     blank_before: bool = False
     blank_after: bool = False
+    # How many blank lines the sketch shows between the chunk and the marker after it.
+    blanks_after: int = 0
 
 
 @dataclass
@@ -37,16 +39,18 @@ def _shape(lines: list[str], lang: Language, fmt: str) -> _Shape | None:
     after_marker = False  # the last non-blank sketch line was a marker
     blank_before = False
     blank = False  # a blank line since the last non-blank sketch line
+    blanks = 0  # how many
     for number, line in enumerate(lines):
         if is_marker(line, lang):
             if current:
-                chunks.append(_Chunk(current, first, blank_before, blank_after=blank))
+                chunks.append(_Chunk(current, first, blank_before, blank, blanks))
                 current = []
             elif not chunks:
                 leading = True
             trailing = True
             after_marker = True
             blank = False
+            blanks = 0
             continue
         if line.strip():
             if not current:
@@ -56,8 +60,10 @@ def _shape(lines: list[str], lang: Language, fmt: str) -> _Shape | None:
             trailing = False
             after_marker = False
             blank = False
+            blanks = 0
         else:
             blank = True
+            blanks += 1
     if current:
         chunks.append(_Chunk(current, first, blank_before))
     if not chunks:
