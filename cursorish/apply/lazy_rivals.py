@@ -16,6 +16,7 @@ from cursorish.apply.languages import Language
 from cursorish.apply.lazy_assemble import _assemble
 from cursorish.apply.lazy_moved import moved_reading
 from cursorish.apply.lazy_place import FLOOR_COST
+from cursorish.apply.lazy_scope import scoped_reading
 from cursorish.apply.lazy_sketch import (
     _COMMON_WORDS,
     _LIKE,
@@ -349,9 +350,13 @@ def _rewriting_or_refuse(
     lang: Language,
     reason: str,
 ) -> Merge:
-    """The one reading that rewrites the lines it removes where no rival does, unless it
-    strands a definition; else a refusal."""
-    rewrite = rewriting_reading(source, [m for m, _why in readings], sketch, lang)
+    """The one reading that rewrites the lines it removes where no rival does, or else the one
+    that puts its new lines where the local names they use are declared
+    (`lazy_scope.scoped_reading`), unless it strands a definition; else a refusal."""
+    merges = [m for m, _why in readings]
+    rewrite = rewriting_reading(source, merges, sketch, lang)
+    if rewrite is None:
+        rewrite = scoped_reading(source, merges, lang)
     if rewrite is None or _strands_definition(source, readings[rewrite][0]):
         raise RefusedMerge(reason)
     return readings[rewrite][0]

@@ -1,0 +1,205 @@
+"""Ties between readings of a lazy sketch told by scope: the new lines use a local name (a
+variable the file declares inside a function, `let dir = ...`, `x := ...`), and only one
+reading puts them where that name is declared. A careful reader places `res.sendFile(path.join(
+dir, file))` in the one callback that declares `dir` and `file`, not in a look-alike callback
+that does not: code placed outside the function that declares a name it uses does not compile.
+
+A name counts only where the file tells its scope for certain: every use of it lies inside a
+function that declares it (`let`/`const`/`var`/`mut`, `:=`, `=`), and no declaration is at the
+top level (a global is visible everywhere). A name the new lines declare themselves tells
+nothing. The one reading that sees every such name it uses, while each rival uses one it cannot
+see, is the reading; and it must not itself remove a declaration whose name kept lines in that
+function still use (it would strand them).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from cursorish.apply.languages import Language
+from cursorish.apply.lazy_sketch import _COMMON_WORDS, Merge
+from cursorish.apply.lines import SourceFile
+from cursorish.apply.structure import _DEFINITION_KINDS
+from cursorish.apply.syntax import parse
+
+# Nodes whose body is a scope of its own: named definitions (not the declarations of a single
+# variable, which tree-sitter also names) and anonymous functions.
+_SCOPE_KINDS = (
+    _DEFINITION_KINDS - {"lexical_declaration", "var_declaration", "const_declaration"}
+) | {
+    "arrow_function",
+    "function_expression",
+    "function",
+    "closure_expression",
+    "func_literal",
+    "lambda",
+}
+_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
+_COMMENT = re.compile(r"(?://|#).*$")
+# A name, not a member (`x.name`); a spread (`...name`) is a use of the name itself.
+_NAME = re.compile(r"(?<![\w$])(?:(?<=\.\.\.)|(?<!\.))[A-Za-z_$][\w$]*")
+
+
+@dataclass(frozen=True)
+class _Hunk:
+    """Original lines [a, b) replaced by `new` (an insertion where a == b)."""
+
+    a: int
+    b: int
+    new: tuple[str, ...]
+
+    def span(self) -> tuple[int, int]:
+        """The original lines the new lines sit among: the replaced ones, or the two around an
+        insertion."""
+        return (self.a - 1, self.a) if self.a == self.b else (self.a, self.b - 1)
+
+
+def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) -> int | None:
+    """The one reading under which every local name its own new lines use (those of the lines
+    no other reading writes there) is declared in a function around them, where each rival
+    places some of them outside every function that declares a name they use; None where no
+    reading or more than one does, where the winner tells no name, or where it removes a
+    declaration whose name kept lines still use."""
+    if len(readings) < 2 or not lang.has_grammar:
+        return None
+    owns = _own_hunks(source, readings)
+    if owns is None:
+        return None
+    scopes = _scopes("\n".join(source.lines), lang)
+    if scopes is None:
+        return None
+    names = _Names(source.lines, scopes)
+    sees = [
+        names.sees(hunks, reading.removed) for hunks, reading in zip(owns, readings, strict=True)
+    ]
+    found = [index for index, seen in enumerate(sees) if seen is not False]
+    if len(found) != 1 or sees[found[0]] is not True:
+        return None
+    winner = readings[found[0]]
+    if names.strands(winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]):
+        return None
+    return found[0]
+
+
+def _own_hunks(source: SourceFile, readings: list[Merge]) -> list[list[_Hunk]] | None:
+    """Each reading's changes that not every reading makes; None where a reading has none."""
+    every = [_hunks(source.lines, source.render(m.pieces).split("\n")) for m in readings]
+    common = set.intersection(*(set(hunks) for hunks in every))
+    owns = [[hunk for hunk in hunks if hunk not in common] for hunks in every]
+    return None if any(not own for own in owns) else owns
+
+
+def _hunks(before: list[str], after: list[str]) -> list[_Hunk]:
+    """The changes from `before` to `after` (past their common head and tail)."""
+    head = 0
+    while head < min(len(before), len(after)) and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    old, new = before[head : len(before) - tail], after[head : len(after) - tail]
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return [
+        _Hunk(head + i1, head + i2, tuple(new[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def _scopes(text: str, lang: Language) -> list[tuple[int, int]] | None:
+    """The (first, last) lines of every function-like node of the file; None where it does not
+    parse."""
+    tree = parse(text, lang.name)
+    if tree is None:
+        return None
+    found: list[tuple[int, int]] = []
+    stack: list[Any] = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in _SCOPE_KINDS:
+                found.append((child.start_point[0], child.end_point[0]))
+            stack.append(child)
+    return found
+
+
+def _code_names(line: str) -> set[str]:
+    """The names a line uses as code (not in a string or comment, not after a `.`)."""
+    return set(_NAME.findall(_COMMENT.sub("", _STRING.sub('""', line))))
+
+
+def _declares(line: str, name: str) -> bool:
+    """Whether the line declares (or assigns) the name: `let name`, `name :=`, `name =`."""
+    escaped = re.escape(name)
+    return (
+        re.search(rf"\b(?:let|const|var|mut)\s+{escaped}\b|(?<![\w.$]){escaped}\s*:?=(?!=)", line)
+        is not None
+    )
+
+
+class _Names:
+    """Where each name of the file is used and the scopes its declarations open."""
+
+    def __init__(self, lines: list[str], scopes: list[tuple[int, int]]) -> None:
+        self.lines = lines
+        self.scopes = scopes
+        self.uses: dict[str, list[int]] = {}
+        for j, line in enumerate(lines):
+            for name in _code_names(line):
+                self.uses.setdefault(name, []).append(j)
+
+    def _scope(self, j: int) -> tuple[int, int] | None:
+        """The innermost function-like node around line j; None at the top level."""
+        around = [s for s in self.scopes if s[0] <= j <= s[1]]
+        return max(around) if around else None
+
+    def local(self, name: str) -> list[tuple[int, tuple[int, int]]] | None:
+        """(declaring line, its scope) for each declaration of a name the file uses only within
+        the scopes it declares it in; None where that is not told (no declaration seen, one at
+        the top level, or a use outside them: a parameter or a global)."""
+        uses = self.uses.get(name, [])
+        found: list[tuple[int, tuple[int, int]]] = []
+        for j in uses:
+            if _declares(self.lines[j], name):
+                scope = self._scope(j)
+                if scope is None:
+                    return None
+                found.append((j, scope))
+        if not found:
+            return None
+        if not all(any(s[0] <= j <= s[1] for _d, s in found) for j in uses):
+            return None
+        return found
+
+    def sees(self, hunks: list[_Hunk], removed: set[int]) -> bool | None:
+        """False where some local name the new lines use (and do not declare) is declared in
+        no function around them, by a line the reading keeps; True where some is and none
+        fails; None where no name tells."""
+        told: bool | None = None
+        for hunk in hunks:
+            low, high = hunk.span()
+            for name in set().union(*(_code_names(line) for line in hunk.new)) - _COMMON_WORDS:
+                if any(_declares(line, name) for line in hunk.new):
+                    continue
+                declared = self.local(name)
+                if declared is None:
+                    continue
+                if not any(s[0] <= low and high <= s[1] for d, s in declared if d not in removed):
+                    return False
+                told = True
+        return told
+
+    def strands(self, removed: set[int], new: list[str]) -> bool:
+        """Whether the reading removes a line that declares a name the new lines do not
+        declare again, while a kept line in that declaration's scope still uses it."""
+        for j in removed:
+            for name in _code_names(self.lines[j]):
+                if not _declares(self.lines[j], name) or any(_declares(x, name) for x in new):
+                    continue
+                low, high = self._scope(j) or (0, len(self.lines) - 1)
+                if any(low <= k <= high and k not in removed for k in self.uses.get(name, [])):
+                    return True
+        return False
