@@ -7,9 +7,13 @@ that does not: code placed outside the function that declares a name it uses doe
 A name counts only where the file tells its scope for certain: every use of it lies inside a
 function that declares it (`let`/`const`/`var`/`mut`, `:=`, `=`), and no declaration is at the
 top level (a global is visible everywhere). A name the new lines declare themselves tells
-nothing. The one reading that sees every such name it uses, while each rival uses one it cannot
-see, is the reading; and it must not itself remove a declaration whose name kept lines in that
-function still use (it would strand them).
+nothing, and so does one a new line may bind (`for dir in`, `dir, err :=`, `|dir|`,
+`(dir) =>`, a new function's parameter): only a name used on the right of an assignment, or
+on a line that binds nothing, is a use. The one reading that sees every such name it uses,
+while each rival uses one it cannot see, is the reading; where the original parses cleanly
+(else its scopes are not told), where the reading leaves a file that parses, and where it does
+not itself remove a declaration whose name kept lines in that function still use (it would
+strand them).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import _COMMON_WORDS, Merge
 from cursorish.apply.lines import SourceFile
 from cursorish.apply.structure import _DEFINITION_KINDS
-from cursorish.apply.syntax import parse
+from cursorish.apply.syntax import new_errors, parse
 
 # Nodes whose body is a scope of its own: named definitions (not the declarations of a single
 # variable, which tree-sitter also names) and anonymous functions.
@@ -38,9 +42,18 @@ _SCOPE_KINDS = (
     "lambda",
 }
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
-_COMMENT = re.compile(r"(?://|#).*$")
+_COMMENT = {"python": re.compile(r"#.*$")}
+_SLASHES = re.compile(r"//.*$")
 # A name, not a member (`x.name`); a spread (`...name`) is a use of the name itself.
 _NAME = re.compile(r"(?<![\w$])(?:(?<=\.\.\.)|(?<!\.))[A-Za-z_$][\w$]*")
+# An assignment (`=`, `:=`, `+=`), not a comparison or an arrow.
+_ASSIGN = re.compile(r"(?<![=!<>])(?:[-+*/%&|^]|<<|>>|\?\?|:)?=(?![=>])")
+# What binds a name without an assignment: a loop, `as`, a closure, an arrow, a function or
+# method header (`name(params) {`).
+_BINDS = re.compile(
+    r"\b(?:for|as|let|const|var|fn|def|func|function|lambda|catch|except|with|match|case)\b"
+    r"|=>|\|[^|]+\||^\s*[\w$]+\s*\(.*\)\s*(?::[^=]*)?\{\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -70,8 +83,8 @@ def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) ->
         return None
     scopes = _scopes("\n".join(source.lines), lang)
     if scopes is None:
-        return None
-    names = _Names(source.lines, scopes)
+        return None  # the original does not parse cleanly: its scopes are not told
+    names = _Names(source.lines, scopes, lang)
     sees = [
         names.sees(hunks, reading.removed) for hunks, reading in zip(owns, readings, strict=True)
     ]
@@ -81,6 +94,9 @@ def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) ->
     winner = readings[found[0]]
     if names.strands(winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]):
         return None
+    original = "\n".join(source.lines)
+    if new_errors(original, source.render(winner.pieces), lang.name) is not None:
+        return None  # a reading that breaks the file's syntax is no safer a guess
     return found[0]
 
 
@@ -111,9 +127,9 @@ def _hunks(before: list[str], after: list[str]) -> list[_Hunk]:
 
 def _scopes(text: str, lang: Language) -> list[tuple[int, int]] | None:
     """The (first, last) lines of every function-like node of the file; None where it does not
-    parse."""
+    parse cleanly."""
     tree = parse(text, lang.name)
-    if tree is None:
+    if tree is None or tree.root_node.has_error:
         return None
     found: list[tuple[int, int]] = []
     stack: list[Any] = [tree.root_node]
@@ -126,9 +142,32 @@ def _scopes(text: str, lang: Language) -> list[tuple[int, int]] | None:
     return found
 
 
-def _code_names(line: str) -> set[str]:
+def _code(line: str, lang: Language) -> str:
+    """The line without its strings and its comment."""
+    line = _STRING.sub('""', line)
+    return _COMMENT.get(lang.name, _SLASHES).sub("", line)
+
+
+def _code_names(line: str, lang: Language) -> set[str]:
     """The names a line uses as code (not in a string or comment, not after a `.`)."""
-    return set(_NAME.findall(_COMMENT.sub("", _STRING.sub('""', line))))
+    return set(_NAME.findall(_code(line, lang)))
+
+
+def _plain_uses(lines: tuple[str, ...], lang: Language) -> set[str]:
+    """The names new lines only use, never bind: each occurrence stands on the right of an
+    assignment whose right side binds nothing, or on a line that neither assigns nor binds."""
+    plain: set[str] = set()
+    bound: set[str] = set()
+    for line in lines:
+        code = _code(line, lang)
+        assign = _ASSIGN.search(code)
+        head, tail = (code[: assign.start()], code[assign.end() :]) if assign else (code, "")
+        if _BINDS.search(tail) or (not assign and _BINDS.search(head)):
+            bound |= set(_NAME.findall(code))
+            continue
+        bound |= set(_NAME.findall(head)) if assign else set()
+        plain |= set(_NAME.findall(tail if assign else head))
+    return plain - bound - _COMMON_WORDS
 
 
 def _declares(line: str, name: str) -> bool:
@@ -143,12 +182,13 @@ def _declares(line: str, name: str) -> bool:
 class _Names:
     """Where each name of the file is used and the scopes its declarations open."""
 
-    def __init__(self, lines: list[str], scopes: list[tuple[int, int]]) -> None:
+    def __init__(self, lines: list[str], scopes: list[tuple[int, int]], lang: Language) -> None:
         self.lines = lines
         self.scopes = scopes
+        self.lang = lang
         self.uses: dict[str, list[int]] = {}
         for j, line in enumerate(lines):
-            for name in _code_names(line):
+            for name in _code_names(line, lang):
                 self.uses.setdefault(name, []).append(j)
 
     def _scope(self, j: int) -> tuple[int, int] | None:
@@ -175,15 +215,13 @@ class _Names:
         return found
 
     def sees(self, hunks: list[_Hunk], removed: set[int]) -> bool | None:
-        """False where some local name the new lines use (and do not declare) is declared in
+        """False where some local name the new lines only use (`_plain_uses`) is declared in
         no function around them, by a line the reading keeps; True where some is and none
         fails; None where no name tells."""
         told: bool | None = None
         for hunk in hunks:
             low, high = hunk.span()
-            for name in set().union(*(_code_names(line) for line in hunk.new)) - _COMMON_WORDS:
-                if any(_declares(line, name) for line in hunk.new):
-                    continue
+            for name in _plain_uses(hunk.new, self.lang):
                 declared = self.local(name)
                 if declared is None:
                     continue
@@ -196,7 +234,7 @@ class _Names:
         """Whether the reading removes a line that declares a name the new lines do not
         declare again, while a kept line in that declaration's scope still uses it."""
         for j in removed:
-            for name in _code_names(self.lines[j]):
+            for name in _code_names(self.lines[j], self.lang):
                 if not _declares(self.lines[j], name) or any(_declares(x, name) for x in new):
                     continue
                 low, high = self._scope(j) or (0, len(self.lines) - 1)

@@ -1,0 +1,95 @@
+"""Issue 17: ties told by scope (`lazy_scope.scoped_reading`).
+
+Where a sketch fits two look-alike places equally well (two callbacks that open alike), the
+new lines may use a local name only one of them declares (`let dir = ...`): code placed in the
+other would not compile, so a careful reader puts it where the name is declared. The tie stays
+where both places declare the name, where the name is a parameter or a global (its scope is
+not told by a declaration), and where the one reading removes a declaration kept lines still
+use.
+"""
+
+from __future__ import annotations
+
+from cursorish.apply.deterministic import merge
+from cursorish.apply.result import Merged, Refused
+
+SERVE = """import fs from "fs";
+import path from "path";
+
+export function serveBuild(app: App, root: string) {
+  app.get("/assets/*", (req, res, next) => {
+    if (!req.path) {
+      return next();
+    }
+    res.setHeader("Cache-Control", "max-age=31536000");
+  });
+
+  app.get("*", (req, res, next) => {
+    let dir = path.join(root, "build", "client");
+    if (!req.path) {
+      return next();
+    }
+    res.sendFile(path.join(dir, "index.html"), next);
+  });
+}
+"""
+
+GUARDED_SEND = """// ... existing code ...
+    if (!req.path) {
+      return next();
+    }
+    let file = path.join(dir, "index.html");
+    if (fs.existsSync(file)) {
+      res.sendFile(file, next);
+    }
+// ... existing code ...
+"""
+
+NEW_LINES = """    let file = path.join(dir, "index.html");
+    if (fs.existsSync(file)) {
+      res.sendFile(file, next);
+    }
+"""
+
+
+def test_new_lines_go_where_the_local_name_they_use_is_declared() -> None:
+    # Both callbacks open on the same guard; only the second declares `dir`.
+    result = merge(SERVE, GUARDED_SEND, path="serve.ts")
+    assert isinstance(result, Merged), result
+    anchor = '    res.sendFile(path.join(dir, "index.html"), next);\n'
+    assert result.text == SERVE.replace(anchor, NEW_LINES + anchor)
+
+
+def test_a_name_both_places_declare_keeps_the_tie() -> None:
+    original = SERVE.replace(
+        '  app.get("/assets/*", (req, res, next) => {\n',
+        '  app.get("/assets/*", (req, res, next) => {\n'
+        '    let dir = path.join(root, "build", "assets");\n',
+    )
+    assert isinstance(merge(original, GUARDED_SEND, path="serve.ts"), Refused)
+
+
+def test_a_parameter_tells_no_scope() -> None:
+    # `dir` is a parameter of the second callback, not a declaration: its scope is not told.
+    original = SERVE.replace(
+        '  app.get("*", (req, res, next) => {\n', "  serve((req, res, next, dir) => {\n"
+    )
+    original = original.replace('    let dir = path.join(root, "build", "client");\n', "")
+    assert isinstance(merge(original, GUARDED_SEND, path="serve.ts"), Refused)
+
+
+def test_a_reading_that_strands_a_declaration_keeps_the_tie() -> None:
+    # Read in the second callback, the sketch replaces the line that declares `dir`, which the
+    # line after the marker still uses.
+    sketch = """// ... existing code ...
+  app.get("*", (req, res, next) => {
+    let file = path.join(dir, "index.html");
+    if (!req.path) {
+// ... existing code ...
+"""
+    original = SERVE.replace(
+        '  app.get("/assets/*", (req, res, next) => {\n',
+        '  app.get("*", (req, res, next) => {\n',
+    )
+    result = merge(original, sketch, path="serve.ts")
+    assert isinstance(result, Refused), result
