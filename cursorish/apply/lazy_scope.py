@@ -64,10 +64,27 @@ class _Hunk:
     b: int
     new: tuple[str, ...]
 
-    def span(self) -> tuple[int, int]:
-        """The original lines the new lines sit among: the replaced ones, or the two around an
-        insertion."""
-        return (self.a - 1, self.a) if self.a == self.b else (self.a, self.b - 1)
+    def places(self, before: list[str]) -> list[tuple[int, int]] | None:
+        """The (first, last) original lines the new lines may take the place of: for an
+        insertion before line p, (p, p), at each point a diff could as well give it (`}`, new
+        lines, `}` reads as inserted before the first `}` or after it); for a replacement, the
+        lines it replaces. None where a replacement's edge lines repeat its neighbours (which
+        lines it replaces is not told) or where it writes no line."""
+        new = self.new
+        if not new:
+            return None
+        if self.a != self.b:
+            if (self.a > 0 and before[self.a - 1] == new[0]) or (
+                self.b < len(before) and before[self.b] == new[-1]
+            ):
+                return None
+            return [(self.a, self.b - 1)]
+        low = high = self.a
+        while low > 0 and before[low - 1] == new[(low - 1 - self.a) % len(new)]:
+            low -= 1
+        while high < len(before) and before[high] == new[(high - self.a) % len(new)]:
+            high += 1
+        return [(p, p) for p in range(low, high + 1)]
 
 
 def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) -> int | None:
@@ -215,19 +232,27 @@ class _Names:
         return found
 
     def sees(self, hunks: list[_Hunk], removed: set[int]) -> bool | None:
-        """False where some local name the new lines only use (`_plain_uses`) is declared in
-        no function around them, by a line the reading keeps; True where some is and none
+        """False where some local name the new lines only use (`_plain_uses`) is visible
+        nowhere they may stand (no line the reading keeps declares it before them, in a
+        function around them); True where some is visible wherever they may stand and none
         fails; None where no name tells."""
         told: bool | None = None
         for hunk in hunks:
-            low, high = hunk.span()
+            places = hunk.places(self.lines)
+            if places is None:
+                continue
             for name in _plain_uses(hunk.new, self.lang):
                 declared = self.local(name)
                 if declared is None:
                     continue
-                if not any(s[0] <= low and high <= s[1] for d, s in declared if d not in removed):
+                kept = [(d, s) for d, s in declared if d not in removed]
+                seen = [
+                    any(d < first and s[0] < first and last <= s[1] for d, s in kept)
+                    for first, last in places
+                ]
+                if not any(seen):
                     return False
-                told = True
+                told = told or all(seen)
         return told
 
     def strands(self, removed: set[int], new: list[str]) -> bool:
