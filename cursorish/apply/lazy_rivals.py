@@ -355,8 +355,8 @@ def _rewriting_or_refuse(
     (`lazy_scope.scoped_reading`), unless it strands a definition; else a refusal."""
     merges = [m for m, _why in readings]
     rewrite = rewriting_reading(source, merges, sketch, lang)
-    if rewrite is None:
-        rewrite = scoped_reading(source, merges, lang)
+    if rewrite is None and sketch is not None:
+        rewrite = scoped_reading(source, merges, sketch, lang)
     if rewrite is None or _strands_definition(source, readings[rewrite][0]):
         raise RefusedMerge(reason)
     return readings[rewrite][0]

@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from cursorish.apply.blankless import dropped_every_blank
 from cursorish.apply.languages import Language
-from cursorish.apply.lazy_sketch import _COMMON_WORDS, Merge
+from cursorish.apply.lazy_sketch import _COMMON_WORDS, LazySketch, Merge
 from cursorish.apply.lines import SourceFile
 from cursorish.apply.structure import _DEFINITION_KINDS
 from cursorish.apply.syntax import new_errors, parse
@@ -41,6 +42,8 @@ _SCOPE_KINDS = (
     "func_literal",
     "lambda",
 }
+# A sketch this long with no blank line has likely dropped them (see `blankless`).
+_LONG = 10
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
 _COMMENT = {"python": re.compile(r"#.*$")}
 _SLASHES = re.compile(r"//.*$")
@@ -87,13 +90,20 @@ class _Hunk:
         return [(p, p) for p in range(low, high + 1)]
 
 
-def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) -> int | None:
+def scoped_reading(
+    source: SourceFile, readings: list[Merge], sketch: LazySketch, lang: Language
+) -> int | None:
     """The one reading under which every local name its own new lines use (those of the lines
     no other reading writes there) is declared in a function around them, where each rival
     places some of them outside every function that declares a name they use; None where no
     reading or more than one does, where the winner tells no name, or where it removes a
-    declaration whose name kept lines still use."""
+    declaration whose name kept lines still use. Nor where the sketch shows no blank line and
+    may have dropped them (`blankless`: it shows it did, it is long, or the new lines stand by
+    a blank line), so that where its lines go among the file's blank lines is a guess."""
     if len(readings) < 2 or not lang.has_grammar:
+        return None
+    shown = [line for chunk in sketch.chunks for line in chunk.lines]
+    if dropped_every_blank(shown, lang, source.lines):
         return None
     owns = _own_hunks(source, readings)
     if owns is None:
@@ -108,6 +118,10 @@ def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) ->
     found = [index for index, seen in enumerate(sees) if seen is not False]
     if len(found) != 1 or sees[found[0]] is not True:
         return None
+    if all(line.strip() for line in shown) and (
+        len(shown) >= _LONG or _beside_blank(source.lines, owns[found[0]])
+    ):
+        return None
     winner = readings[found[0]]
     if names.strands(winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]):
         return None
@@ -115,6 +129,15 @@ def scoped_reading(source: SourceFile, readings: list[Merge], lang: Language) ->
     if new_errors(original, source.render(winner.pieces), lang.name) is not None:
         return None  # a reading that breaks the file's syntax is no safer a guess
     return found[0]
+
+
+def _beside_blank(lines: list[str], hunks: list[_Hunk]) -> bool:
+    """Whether a change replaces a blank line or stands next to one."""
+    return any(
+        not lines[j].strip()
+        for hunk in hunks
+        for j in range(max(hunk.a - 1, 0), min(hunk.b + 1, len(lines)))
+    )
 
 
 def _own_hunks(source: SourceFile, readings: list[Merge]) -> list[list[_Hunk]] | None:

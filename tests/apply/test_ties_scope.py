@@ -1,8 +1,9 @@
 """Issue 17: ties told by scope (`lazy_scope.scoped_reading`).
 
 Where a sketch fits two look-alike places equally well (two callbacks that open alike), the
-new lines may use a local name only one of them declares (`let dir = ...`): code placed in the
-other would not compile, so a careful reader puts it where the name is declared. The tie stays
+new lines may use a local name only one of them declares (`let dir = ...`), or declares only
+before one of them: code placed at the other would not compile, so a careful reader puts it
+where the name is declared. The tie stays
 where both places declare the name, where the name is a parameter or a global (its scope is
 not told by a declaration), and where the one reading removes a declaration kept lines still
 use.
@@ -60,6 +61,37 @@ def test_new_lines_go_where_the_local_name_they_use_is_declared() -> None:
     assert result.text == SERVE.replace(anchor, NEW_LINES + anchor)
 
 
+CONFIGURE = """import { enableLogs, readLevel, setLevel } from "./log";
+
+export function configure(options: Options) {
+  if (options.verbose) {
+    enableLogs(options.output);
+  }
+  const level = readLevel(options);
+  if (options.strict) {
+    enableLogs(options.output);
+  }
+  return level;
+}
+"""
+
+SET_LEVEL = """// ... existing code ...
+    enableLogs(options.output);
+  }
+  setLevel(level);
+// ... existing code ...
+"""
+
+
+def test_new_lines_go_after_the_declaration_of_the_name_they_use() -> None:
+    # Both guards end alike in one function; only after the second is `level` declared.
+    result = merge(CONFIGURE, SET_LEVEL, path="configure.ts")
+    assert isinstance(result, Merged), result
+    assert result.text == CONFIGURE.replace(
+        "  return level;\n", "  setLevel(level);\n  return level;\n"
+    )
+
+
 def test_a_name_both_places_declare_keeps_the_tie() -> None:
     original = SERVE.replace(
         '  app.get("/assets/*", (req, res, next) => {\n',
@@ -76,20 +108,3 @@ def test_a_parameter_tells_no_scope() -> None:
     )
     original = original.replace('    let dir = path.join(root, "build", "client");\n', "")
     assert isinstance(merge(original, GUARDED_SEND, path="serve.ts"), Refused)
-
-
-def test_a_reading_that_strands_a_declaration_keeps_the_tie() -> None:
-    # Read in the second callback, the sketch replaces the line that declares `dir`, which the
-    # line after the marker still uses.
-    sketch = """// ... existing code ...
-  app.get("*", (req, res, next) => {
-    let file = path.join(dir, "index.html");
-    if (!req.path) {
-// ... existing code ...
-"""
-    original = SERVE.replace(
-        '  app.get("/assets/*", (req, res, next) => {\n',
-        '  app.get("*", (req, res, next) => {\n',
-    )
-    result = merge(original, sketch, path="serve.ts")
-    assert isinstance(result, Refused), result
