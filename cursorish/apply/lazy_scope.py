@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,7 +112,7 @@ def scoped_reading(
     scopes = _scopes("\n".join(source.lines), lang)
     if scopes is None:
         return None  # the original does not parse cleanly: its scopes are not told
-    names = _Names(source.lines, scopes, lang)
+    names = _Names(source.lines, scopes, lang, _uses(shown, lang)[1])
     sees = [
         names.sees(hunks, reading.removed) for hunks, reading in zip(owns, readings, strict=True)
     ]
@@ -193,12 +194,20 @@ def _code_names(line: str, lang: Language) -> set[str]:
     return set(_NAME.findall(_code(line, lang)))
 
 
-def _plain_uses(lines: tuple[str, ...], lang: Language) -> set[str]:
-    """The names new lines only use, never bind: each occurrence stands on the right of an
-    assignment whose right side binds nothing, or on a line that neither assigns nor binds."""
-    plain: set[str] = set()
+def _uses(lines: Sequence[str], lang: Language) -> tuple[set[str], set[str]]:
+    """(the names lines use, the names they may bind): a use stands on the right of an
+    assignment whose right side binds nothing, or on a line that neither assigns nor binds;
+    every other name of a line that assigns or binds may be bound there. Comment lines and the
+    lines of a block comment or docstring are prose: their words are neither."""
+    used: set[str] = set()
     bound: set[str] = set()
+    prose = False
     for line in lines:
+        text = line.strip()
+        fences = text.count("/*") + text.count("*/") + text.count('"""') + text.count("'''")
+        if prose or fences or text.startswith(lang.comments):
+            prose = prose != (fences % 2 == 1)
+            continue
         code = _code(line, lang)
         assign = _ASSIGN.search(code)
         head, tail = (code[: assign.start()], code[assign.end() :]) if assign else (code, "")
@@ -206,8 +215,8 @@ def _plain_uses(lines: tuple[str, ...], lang: Language) -> set[str]:
             bound |= set(_NAME.findall(code))
             continue
         bound |= set(_NAME.findall(head)) if assign else set()
-        plain |= set(_NAME.findall(tail if assign else head))
-    return plain - bound - _COMMON_WORDS
+        used |= set(_NAME.findall(tail if assign else head))
+    return used - _COMMON_WORDS, bound
 
 
 def _declares(line: str, name: str) -> bool:
@@ -222,8 +231,11 @@ def _declares(line: str, name: str) -> bool:
 class _Names:
     """Where each name of the file is used and the scopes its declarations open."""
 
-    def __init__(self, lines: list[str], scopes: list[tuple[int, int]], lang: Language) -> None:
+    def __init__(
+        self, lines: list[str], scopes: list[tuple[int, int]], lang: Language, bound: set[str]
+    ) -> None:
         self.lines = lines
+        self.bound = bound  # names some line of the sketch may bind
         self.scopes = scopes
         self.lang = lang
         self.uses: dict[str, list[int]] = {}
@@ -255,7 +267,8 @@ class _Names:
         return found
 
     def sees(self, hunks: list[_Hunk], removed: set[int]) -> bool | None:
-        """False where some local name the new lines only use (`_plain_uses`) is visible
+        """False where some local name the new lines only use (`_uses`), and no line of the
+        sketch may bind (another chunk may declare it), is visible
         nowhere they may stand (no line the reading keeps declares it before them, in a
         function around them); True where some is visible wherever they may stand and none
         fails; None where no name tells."""
@@ -264,7 +277,8 @@ class _Names:
             places = hunk.places(self.lines)
             if places is None:
                 continue
-            for name in _plain_uses(hunk.new, self.lang):
+            used, bound = _uses(hunk.new, self.lang)
+            for name in used - bound - self.bound:
                 declared = self.local(name)
                 if declared is None:
                     continue
