@@ -50,6 +50,9 @@ _COMMENT = {"python": re.compile(r"#.*$")}
 _SLASHES = re.compile(r"//.*$")
 # A name, not a member (`x.name`); a spread (`...name`) is a use of the name itself.
 _NAME = re.compile(r"(?<![\w$])(?:(?<=\.\.\.)|(?<!\.))[A-Za-z_$][\w$]*")
+# A name that labels a value rather than uses one: a keyword argument or attribute (`dir=`),
+# a key (`dir:`; not a `::` path, nor the colon that ends a line opening a Python block).
+_LABELS = re.compile(r"[A-Za-z_$][\w$]*\s*(?:=(?![=>])|:(?![:=])(?!\s*$))")
 # An assignment (`=`, `:=`, `+=`), not a comparison or an arrow.
 _ASSIGN = re.compile(r"(?<![=!<>])(?:[-+*/%&|^]|<<|>>|\?\?|:)?=(?![=>])")
 # What binds a name without an assignment: a loop, `as`, a closure, an arrow, a function or
@@ -114,7 +117,8 @@ def scoped_reading(
         return None  # the original does not parse cleanly: its scopes are not told
     names = _Names(source.lines, scopes, lang, _uses(shown, lang)[1])
     sees = [
-        names.sees(hunks, reading.removed) for hunks, reading in zip(owns, readings, strict=True)
+        names.sees(hunks, reading.removed)
+        for hunks, reading in zip(owns, readings, strict=True)
     ]
     found = [index for index, seen in enumerate(sees) if seen is not False]
     if len(found) != 1 or sees[found[0]] is not True:
@@ -124,7 +128,9 @@ def scoped_reading(
     ):
         return None
     winner = readings[found[0]]
-    if names.strands(winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]):
+    if names.strands(
+        winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]
+    ):
         return None
     original = "\n".join(source.lines)
     if new_errors(original, source.render(winner.pieces), lang.name) is not None:
@@ -143,7 +149,9 @@ def _beside_blank(lines: list[str], hunks: list[_Hunk]) -> bool:
 
 def _own_hunks(source: SourceFile, readings: list[Merge]) -> list[list[_Hunk]] | None:
     """Each reading's changes that not every reading makes; None where a reading has none."""
-    every = [_hunks(source.lines, source.render(m.pieces).split("\n")) for m in readings]
+    every = [
+        _hunks(source.lines, source.render(m.pieces).split("\n")) for m in readings
+    ]
     common = set.intersection(*(set(hunks) for hunks in every))
     owns = [[hunk for hunk in hunks if hunk not in common] for hunks in every]
     return None if any(not own for own in owns) else owns
@@ -155,7 +163,10 @@ def _hunks(before: list[str], after: list[str]) -> list[_Hunk]:
     while head < min(len(before), len(after)) and before[head] == after[head]:
         head += 1
     tail = 0
-    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
+    while (
+        tail < min(len(before), len(after)) - head
+        and before[-1 - tail] == after[-1 - tail]
+    ):
         tail += 1
     old, new = before[head : len(before) - tail], after[head : len(after) - tail]
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
@@ -204,18 +215,23 @@ def _uses(lines: Sequence[str], lang: Language) -> tuple[set[str], set[str]]:
     prose = False
     for line in lines:
         text = line.strip()
-        fences = text.count("/*") + text.count("*/") + text.count('"""') + text.count("'''")
+        fences = (
+            text.count("/*") + text.count("*/") + text.count('"""') + text.count("'''")
+        )
         if prose or fences or text.startswith(lang.comments):
             prose = prose != (fences % 2 == 1)
             continue
         code = _code(line, lang)
         assign = _ASSIGN.search(code)
-        head, tail = (code[: assign.start()], code[assign.end() :]) if assign else (code, "")
+        head, tail = (
+            (code[: assign.start()], code[assign.end() :]) if assign else (code, "")
+        )
         if _BINDS.search(tail) or (not assign and _BINDS.search(head)):
             bound |= set(_NAME.findall(code))
             continue
         bound |= set(_NAME.findall(head)) if assign else set()
-        used |= set(_NAME.findall(tail if assign else head))
+        text = tail if assign else head
+        used |= set(_NAME.findall(_LABELS.sub("", text)))
     return used - _COMMON_WORDS, bound
 
 
@@ -223,7 +239,10 @@ def _declares(line: str, name: str) -> bool:
     """Whether the line declares (or assigns) the name: `let name`, `name :=`, `name =`."""
     escaped = re.escape(name)
     return (
-        re.search(rf"\b(?:let|const|var|mut)\s+{escaped}\b|(?<![\w.$]){escaped}\s*:?=(?!=)", line)
+        re.search(
+            rf"\b(?:let|const|var|mut)\s+{escaped}\b|(?<![\w.$]){escaped}\s*:?=(?!=)",
+            line,
+        )
         is not None
     )
 
@@ -232,7 +251,11 @@ class _Names:
     """Where each name of the file is used and the scopes its declarations open."""
 
     def __init__(
-        self, lines: list[str], scopes: list[tuple[int, int]], lang: Language, bound: set[str]
+        self,
+        lines: list[str],
+        scopes: list[tuple[int, int]],
+        lang: Language,
+        bound: set[str],
     ) -> None:
         self.lines = lines
         self.bound = bound  # names some line of the sketch may bind
@@ -284,7 +307,7 @@ class _Names:
                     continue
                 kept = [(d, s) for d, s in declared if d not in removed]
                 seen = [
-                    any(d < first and s[0] < first and last <= s[1] for d, s in kept)
+                    any(self._visible(d, s, first, last) for d, s in kept)
                     for first, last in places
                 ]
                 if not any(seen):
@@ -292,14 +315,27 @@ class _Names:
                 told = told or all(seen)
         return told
 
+    def _visible(self, d: int, scope: tuple[int, int], first: int, last: int) -> bool:
+        """Whether a name declared at line d (in `scope`) is visible to new lines standing at
+        original lines first..last: within the scope, after the declaration, or in a function
+        nested in the scope (a closure may use a name its enclosing function declares later)."""
+        if not (scope[0] < first and last <= scope[1]):
+            return False
+        return d < first or self._scope(first) != scope
+
     def strands(self, removed: set[int], new: list[str]) -> bool:
         """Whether the reading removes a line that declares a name the new lines do not
         declare again, while a kept line in that declaration's scope still uses it."""
         for j in removed:
             for name in _code_names(self.lines[j], self.lang):
-                if not _declares(self.lines[j], name) or any(_declares(x, name) for x in new):
+                if not _declares(self.lines[j], name) or any(
+                    _declares(x, name) for x in new
+                ):
                     continue
                 low, high = self._scope(j) or (0, len(self.lines) - 1)
-                if any(low <= k <= high and k not in removed for k in self.uses.get(name, [])):
+                if any(
+                    low <= k <= high and k not in removed
+                    for k in self.uses.get(name, [])
+                ):
                     return True
         return False

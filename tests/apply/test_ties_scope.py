@@ -3,10 +3,8 @@
 Where a sketch fits two look-alike places equally well (two callbacks that open alike), the
 new lines may use a local name only one of them declares (`let dir = ...`), or declares only
 before one of them: code placed at the other would not compile, so a careful reader puts it
-where the name is declared. The tie stays
-where both places declare the name, where the name is a parameter or a global (its scope is
-not told by a declaration), and where the one reading removes a declaration kept lines still
-use.
+where the name is declared. The tie stays where both places declare the name, and where the
+name is a parameter (its scope is not told by a declaration).
 """
 
 from __future__ import annotations
