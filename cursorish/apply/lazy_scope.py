@@ -117,8 +117,7 @@ def scoped_reading(
         return None  # the original does not parse cleanly: its scopes are not told
     names = _Names(source.lines, scopes, lang, _uses(shown, lang)[1])
     sees = [
-        names.sees(hunks, reading.removed)
-        for hunks, reading in zip(owns, readings, strict=True)
+        names.sees(hunks, reading.removed) for hunks, reading in zip(owns, readings, strict=True)
     ]
     found = [index for index, seen in enumerate(sees) if seen is not False]
     if len(found) != 1 or sees[found[0]] is not True:
@@ -128,9 +127,7 @@ def scoped_reading(
     ):
         return None
     winner = readings[found[0]]
-    if names.strands(
-        winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]
-    ):
+    if names.strands(winner.removed, [line for hunk in owns[found[0]] for line in hunk.new]):
         return None
     original = "\n".join(source.lines)
     if new_errors(original, source.render(winner.pieces), lang.name) is not None:
@@ -149,9 +146,7 @@ def _beside_blank(lines: list[str], hunks: list[_Hunk]) -> bool:
 
 def _own_hunks(source: SourceFile, readings: list[Merge]) -> list[list[_Hunk]] | None:
     """Each reading's changes that not every reading makes; None where a reading has none."""
-    every = [
-        _hunks(source.lines, source.render(m.pieces).split("\n")) for m in readings
-    ]
+    every = [_hunks(source.lines, source.render(m.pieces).split("\n")) for m in readings]
     common = set.intersection(*(set(hunks) for hunks in every))
     owns = [[hunk for hunk in hunks if hunk not in common] for hunks in every]
     return None if any(not own for own in owns) else owns
@@ -163,10 +158,7 @@ def _hunks(before: list[str], after: list[str]) -> list[_Hunk]:
     while head < min(len(before), len(after)) and before[head] == after[head]:
         head += 1
     tail = 0
-    while (
-        tail < min(len(before), len(after)) - head
-        and before[-1 - tail] == after[-1 - tail]
-    ):
+    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
         tail += 1
     old, new = before[head : len(before) - tail], after[head : len(after) - tail]
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
@@ -215,17 +207,13 @@ def _uses(lines: Sequence[str], lang: Language) -> tuple[set[str], set[str]]:
     prose = False
     for line in lines:
         text = line.strip()
-        fences = (
-            text.count("/*") + text.count("*/") + text.count('"""') + text.count("'''")
-        )
+        fences = text.count("/*") + text.count("*/") + text.count('"""') + text.count("'''")
         if prose or fences or text.startswith(lang.comments):
             prose = prose != (fences % 2 == 1)
             continue
         code = _code(line, lang)
         assign = _ASSIGN.search(code)
-        head, tail = (
-            (code[: assign.start()], code[assign.end() :]) if assign else (code, "")
-        )
+        head, tail = (code[: assign.start()], code[assign.end() :]) if assign else (code, "")
         if _BINDS.search(tail) or (not assign and _BINDS.search(head)):
             bound |= set(_NAME.findall(code))
             continue
@@ -307,8 +295,7 @@ class _Names:
                     continue
                 kept = [(d, s) for d, s in declared if d not in removed]
                 seen = [
-                    any(self._visible(d, s, first, last) for d, s in kept)
-                    for first, last in places
+                    any(self._visible(d, s, first, last) for d, s in kept) for first, last in places
                 ]
                 if not any(seen):
                     return False
@@ -328,14 +315,9 @@ class _Names:
         declare again, while a kept line in that declaration's scope still uses it."""
         for j in removed:
             for name in _code_names(self.lines[j], self.lang):
-                if not _declares(self.lines[j], name) or any(
-                    _declares(x, name) for x in new
-                ):
+                if not _declares(self.lines[j], name) or any(_declares(x, name) for x in new):
                     continue
                 low, high = self._scope(j) or (0, len(self.lines) - 1)
-                if any(
-                    low <= k <= high and k not in removed
-                    for k in self.uses.get(name, [])
-                ):
+                if any(low <= k <= high and k not in removed for k in self.uses.get(name, [])):
                     return True
         return False
