@@ -27,7 +27,7 @@ from typing import Any
 from cursorish.apply.blankless import dropped_every_blank
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import _COMMON_WORDS, LazySketch, Merge
-from cursorish.apply.lines import SourceFile
+from cursorish.apply.lines import SourceFile, shared_ends
 from cursorish.apply.structure import _DEFINITION_KINDS
 from cursorish.apply.syntax import new_errors, parse
 
@@ -154,12 +154,7 @@ def _own_hunks(source: SourceFile, readings: list[Merge]) -> list[list[_Hunk]] |
 
 def _hunks(before: list[str], after: list[str]) -> list[_Hunk]:
     """The changes from `before` to `after` (past their common head and tail)."""
-    head = 0
-    while head < min(len(before), len(after)) and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
-        tail += 1
+    head, tail = shared_ends(before, after)
     old, new = before[head : len(before) - tail], after[head : len(after) - tail]
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [

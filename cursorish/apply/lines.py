@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cursorish.apply.textio import newline_of, split_lines
@@ -21,6 +22,18 @@ CLOSING_BRACKETS = ("}", ")", "]")
 def key(line: str) -> str:
     """What two lines must share to count as "the same line": text with whitespace collapsed."""
     return " ".join(line.split())
+
+
+def shared_ends(a: Sequence[object], b: Sequence[object]) -> tuple[int, int]:
+    """How many items `a` and `b` share at their start, and then at their end (the end never
+    reaching into the shared start): the changed middle is `a[head : len(a) - tail]`."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head, tail
 
 
 def indent_width(line: str, tab: int = 4) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from cursorish.apply.lines import shared_ends
 from cursorish.apply.verify.dead_definitions import _DEFINITION, _end
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
@@ -40,12 +41,7 @@ def _words(lines: list[str], start: int, headers: dict[str, int]) -> set[str]:
 def _swapped_part(old: str, new: str) -> tuple[str, str] | None:
     """The parts (`Query`, `Mutation`) that make `new` of `old`, the rest kept (a shared start
     and end of three characters at least together), each part three characters at least."""
-    p = 0
-    while p < min(len(old), len(new)) and old[p] == new[p]:
-        p += 1
-    s = 0
-    while s < min(len(old), len(new)) - p and old[-1 - s] == new[-1 - s]:
-        s += 1
+    p, s = shared_ends(old, new)
     was, now = old[p : len(old) - s], new[p : len(new) - s]
     if p + s < 3 or len(was) < 3 or len(now) < 3:
         return None
