@@ -12,6 +12,13 @@ from collections.abc import Callable
 from cursorish.apply.align import Index, Placement, fill
 from cursorish.apply.edited import joined_statement, joined_statement_before
 from cursorish.apply.languages import Language
+from cursorish.apply.lazy_closers import (
+    _closer_at_own_depth,
+    _closer_past_span,
+    _closers_after_new_code,
+    _closers_before_span,
+    _closers_one_level_out,
+)
 from cursorish.apply.lazy_dead_edge import dead_edge, dead_prefix, leading_units
 from cursorish.apply.lazy_doubts import (
     _blank_guess,
@@ -31,11 +38,6 @@ from cursorish.apply.lazy_doubts import (
 )
 from cursorish.apply.lazy_edges import (
     _bare_edges,
-    _closer_at_own_depth,
-    _closer_past_span,
-    _closers_after_new_code,
-    _closers_before_span,
-    _closers_one_level_out,
     _comment_before_next,
     _Definitions,
     _float_span,
