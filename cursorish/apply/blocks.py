@@ -60,6 +60,29 @@ def parents(lines: list[str]) -> list[int]:
     return out
 
 
+def parent_of(lines: list[str], j: int) -> int:
+    """`parents(lines)[j]` for one line, walking up from it (cheaper where few lines are
+    asked about): a closer with less indent than the lines still in reach has popped them."""
+    line = lines[j]
+    text = line.lstrip()
+    if not text:
+        return -1
+    limit = indent_width(line) if "\t" in line[: len(line) - len(text)] else len(line) - len(text)
+    for k in range(j - 1, -1, -1):
+        above = lines[k]
+        stripped = above.lstrip()
+        if not stripped:
+            continue
+        width = len(above) - len(stripped)
+        if width and "\t" in above[:width]:
+            width = indent_width(above)
+        if width < limit:
+            if not stripped.startswith(_CLOSERS):
+                return k
+            limit = width
+    return -1
+
+
 def block_keys(lines: list[str], keys: list[str], j: int) -> set[str]:
     """Keys of the lines inside the block line j opens (deeper-indented lines after it)."""
     width = indent_width(lines[j])

@@ -16,3 +16,22 @@ def test_shared_ends_end_never_reaches_into_the_shared_start() -> None:
 
 def test_shared_ends_of_unlike_sequences_is_nothing() -> None:
     assert shared_ends("Query", "Mutation") == (0, 0)
+
+
+def test_parent_of_one_line_is_what_parents_gives_it() -> None:
+    from cursorish.apply.blocks import parent_of, parents
+
+    lines = [
+        "class A:",
+        "    def f(self):",
+        "        return 1",
+        "",
+        "    def g(self):",
+        "        if x:",
+        "            pass",
+        "}",
+        "    def h(self):",
+    ]
+    assert [parent_of(lines, j) for j in range(len(lines))] == parents(lines)
+    # The `}` at column 0 closed class A: h's nearest less-indented line is not A any more.
+    assert parent_of(lines, 8) == -1

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from cursorish.apply.blocks import parents
+from cursorish.apply.blocks import parent_of
 
 # A method line, by language, and the word it needs (a cheap test before the pattern).
 _METHOD = {
@@ -50,16 +50,9 @@ _VARIANT["tsx"] = _VARIANT["javascript"] = _VARIANT["typescript"]
 _GO_METHOD = re.compile(r"^func\s*\(\s*\w*\s*\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)")
 
 
-def _members(lines: list[str], lang: str) -> Counter[tuple[str, int, str]]:
-    """(owner's header, owner's row, method name) of each method a class or `impl` block
-    declares directly, leaving out the variants (see `_VARIANT`); a Go method's owner is its
-    receiver's type (row -1)."""
-    if lang == "go":
-        return Counter(
-            (match.group(1), -1, match.group(2))
-            for line in lines
-            if line.startswith("func") and (match := _GO_METHOD.match(line))
-        )
+def _methods(lines: list[str], lang: str) -> list[tuple[int, str]]:
+    """(row, name) of each method line the file holds, leaving out the variants (see
+    `_VARIANT`)."""
     word, pattern = _METHOD[lang]
     found: list[tuple[int, str]] = []
     previous = ""
@@ -70,26 +63,51 @@ def _members(lines: list[str], lang: str) -> Counter[tuple[str, int, str]]:
                 found.append((j, match.group(1)))
         if line.strip():
             previous = line
+    return found
+
+
+def _owned(
+    lines: list[str], lang: str, found: list[tuple[int, str]], names: set[str]
+) -> Counter[tuple[str, int, str]]:
+    """(owner's header, owner's row, method name) of each method of `found` named in `names`
+    that a class or `impl` block declares directly."""
     out: Counter[tuple[str, int, str]] = Counter()
-    if not found:
-        return out
-    owner = parents(lines)
     for j, name in found:
-        head = owner[j]
-        if head >= 0 and _OWNER[lang].match(lines[head]):
-            out[(lines[head].strip(), head, name)] += 1
+        if name in names:
+            head = parent_of(lines, j)
+            if head >= 0 and _OWNER[lang].match(lines[head]):
+                out[(lines[head].strip(), head, name)] += 1
     return out
+
+
+def _go_members(lines: list[str]) -> Counter[tuple[str, int, str]]:
+    """(receiver's type, -1, method name) of each Go method."""
+    return Counter(
+        (match.group(1), -1, match.group(2))
+        for line in lines
+        if line.startswith("func") and (match := _GO_METHOD.match(line))
+    )
 
 
 def _member_twice(before: list[str], after: list[str], lang: str) -> str | None:
     """A method the merged file declares twice in one class or `impl` block whose header the
-    original has, with that method declared once in each such block there."""
-    if lang not in _METHOD and lang != "go":
+    original has, with that method declared once in each such block there. Only names the
+    merge declares more often than the original are looked at (a second copy adds one), so
+    the owners are looked up for few methods."""
+    if lang == "go":
+        new, old = _go_members(after), _go_members(before)
+        twice = [key for key, count in new.items() if count >= 2]
+    elif lang in _METHOD:
+        found, found_before = _methods(after, lang), _methods(before, lang)
+        now = Counter(name for _j, name in found)
+        was = Counter(name for _j, name in found_before)
+        names = {name for name, count in now.items() if count >= 2 and count > was[name]}
+        if not names:
+            return None
+        twice = [key for key, count in _owned(after, lang, found, names).items() if count >= 2]
+        old = _owned(before, lang, found_before, {name for _h, _r, name in twice})
+    else:
         return None
-    twice = [key for key, count in _members(after, lang).items() if count >= 2]
-    if not twice:
-        return None
-    old = _members(before, lang)
     for header, _row, name in twice:
         counts = [count for (h, _r, n), count in old.items() if h == header and n == name]
         if counts and max(counts) == 1:
