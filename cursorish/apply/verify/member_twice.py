@@ -55,15 +55,21 @@ def _methods(lines: list[str], lang: str) -> list[tuple[int, str]]:
     `_VARIANT`)."""
     word, pattern = _METHOD[lang]
     found: list[tuple[int, str]] = []
-    previous = ""
     for j, line in enumerate(lines):
         if word in line and line[:1].isspace():
             match = pattern.match(line)
-            if match and not _VARIANT[lang].match(previous):
+            if match and not _VARIANT[lang].match(_previous(lines, j)):
                 found.append((j, match.group(1)))
-        if line.strip():
-            previous = line
     return found
+
+
+def _previous(lines: list[str], j: int) -> str:
+    """The nearest non-blank line above row j ("" at the top): looked up for method lines
+    alone, not tracked over every line of the file."""
+    for k in range(j - 1, -1, -1):
+        if lines[k].strip():
+            return lines[k]
+    return ""
 
 
 def _owned(
