@@ -158,7 +158,7 @@ def test_window_sketches_show_wider_context_and_read_as_markers() -> None:
 WINDOW_FLOORS = {
     DATA: (156, 0),
     UNSEEN_6: (188, 3),
-    UNSEEN_7: (171, 2),
+    UNSEEN_7: (174, 1),
     UNSEEN_8: (188, 3),
     UNSEEN_9: (184, 0),
     ELEVENTH_ROUND_STUDIED: (191, 0),
@@ -259,16 +259,16 @@ def test_marshmallow_lipgloss_query_axum_level_does_not_regress() -> None:
 @pytest.mark.skipif(not UNSEEN_7.exists(), reason="the fourteenth held-out set is not here")
 def test_anyio_resty_unstorage_indicatif_level_does_not_regress() -> None:
     # Commits of anyio, resty, unstorage and indicatif: built at the ninth round's start by the
-    # coordinator, who read only the totals; never studied.
+    # coordinator, who read only the totals; studied from the twelfth round on.
     counts = outcomes(UNSEEN_7)
     total = sum(counts.values())
     assert total > 750
-    # 600 exact and 15 wrong of 792 when last measured (595 and 15 at the ninth round's start,
-    # 598 and 15 at the tenth's).
-    assert counts["exact"] >= 600 and counts["wrong"] <= 15
+    # 606 exact and 13 wrong of 792 when last measured (595 and 15 at the ninth round's start,
+    # 598 and 15 at the tenth's, 600 and 14 at the twelfth's; studied in the twelfth).
+    assert counts["exact"] >= 606 and counts["wrong"] <= 13
     context = outcomes(UNSEEN_7, CONTEXT_STYLES)
-    # 157 exact and 4 wrong of 190 when last measured (155 and 4 at the round's start).
-    assert context["exact"] >= 157 and context["wrong"] <= 4
+    # 160 exact and 2 wrong of 190 when last measured (155 and 4 at the ninth round's start).
+    assert context["exact"] >= 160 and context["wrong"] <= 2
 
 
 @pytest.mark.skipif(not UNSEEN_8.exists(), reason="the fifteenth held-out set is not here")
@@ -278,8 +278,8 @@ def test_loguru_gin_pinia_crossterm_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_8)
     total = sum(counts.values())
     assert total > 800
-    # 680 exact and 14 wrong of 811 when last measured (678 and 14 at the tenth round's start).
-    assert counts["exact"] >= 680 and counts["wrong"] <= 14
+    # 681 exact and 13 wrong of 811 when last measured (678 and 14 at the tenth round's start).
+    assert counts["exact"] >= 681 and counts["wrong"] <= 13
     context = outcomes(UNSEEN_8, CONTEXT_STYLES)
     # 175 exact and 3 wrong of 200 at the round's start.
     assert context["exact"] >= 175 and context["wrong"] <= 3
@@ -292,11 +292,12 @@ def test_structlog_lo_yup_mobx_rayon_level_does_not_regress() -> None:
     counts = outcomes(UNSEEN_9)
     total = sum(counts.values())
     assert total > 780
-    # 592 exact and 21 wrong of 802 at the eleventh round's start and end.
-    assert counts["exact"] >= 592 and counts["wrong"] <= 21
+    # 592 exact and 21 wrong of 802 at the eleventh round's start and end, 593 and 21 after
+    # the twelfth.
+    assert counts["exact"] >= 593 and counts["wrong"] <= 21
     context = outcomes(UNSEEN_9, CONTEXT_STYLES)
-    # 169 exact and 4 wrong of 200 at the round's start and end.
-    assert context["exact"] >= 169 and context["wrong"] <= 4
+    # 169 exact and 4 wrong of 200 at the round's start and end, 170 and 4 after the twelfth.
+    assert context["exact"] >= 170 and context["wrong"] <= 4
 
 
 @pytest.mark.skipif(not ELEVENTH_ROUND_STUDIED.exists(), reason="the 17th set is not here")
@@ -308,7 +309,7 @@ def test_packaging_bubbles_vue_ripgrep_level_does_not_regress() -> None:
     assert total > 800
     assert counts["exact"] >= 648 and counts["wrong"] <= 8
     context = outcomes(ELEVENTH_ROUND_STUDIED, CONTEXT_STYLES)
-    assert context["exact"] >= 178 and context["wrong"] <= 1
+    assert context["exact"] >= 180 and context["wrong"] <= 1
 
 
 @pytest.mark.skipif(not UNSEEN_10.exists(), reason="the 18th set is not here")
@@ -328,13 +329,13 @@ def test_tenacity_sqlx_xstate_itertools_level_does_not_regress() -> None:
 @pytest.mark.skipif(not TWELFTH_ROUND_STUDIED.exists(), reason="the 19th set is not here")
 def test_yarl_jwt_react_router_toml_level_does_not_regress() -> None:
     # Commits of yarl, golang-jwt, react-router and toml-rs: measured at the twelfth round's
-    # start (habits 528/220/20, context 150/37/3), then studied.
+    # start (habits 528/220/20, context 150/37/3), then studied (533/217/18, 152/37/1).
     counts = outcomes(TWELFTH_ROUND_STUDIED)
     total = sum(counts.values())
     assert total > 750
-    assert counts["exact"] >= 528 and counts["wrong"] <= 20
+    assert counts["exact"] >= 533 and counts["wrong"] <= 18
     context = outcomes(TWELFTH_ROUND_STUDIED, CONTEXT_STYLES)
-    assert context["exact"] >= 150 and context["wrong"] <= 3
+    assert context["exact"] >= 152 and context["wrong"] <= 1
 
 
 def test_blankless_sketches_level_does_not_regress() -> None:
