@@ -55,12 +55,31 @@ def _methods(lines: list[str], lang: str) -> list[tuple[int, str]]:
     `_VARIANT`)."""
     word, pattern = _METHOD[lang]
     found: list[tuple[int, str]] = []
-    for j, line in enumerate(lines):
-        if word in line and line[:1].isspace():
+    for j in _rows_with(lines, word):
+        line = lines[j]
+        if line[:1].isspace():
             match = pattern.match(line)
             if match and not _VARIANT[lang].match(_previous(lines, j)):
                 found.append((j, match.group(1)))
     return found
+
+
+def _rows_with(lines: list[str], word: str) -> list[int]:
+    """The rows whose line holds `word`, found by searching the joined text (a loop over every
+    line in Python cost more than the rest of the check)."""
+    text = "\n".join(lines)
+    rows: list[int] = []
+    row, at = 0, 0
+    pos = text.find(word)
+    while pos >= 0:
+        row += text.count("\n", at, pos)
+        rows.append(row)
+        end = text.find("\n", pos)
+        if end < 0:
+            break
+        row, at = row + 1, end + 1
+        pos = text.find(word, at)
+    return rows
 
 
 def _previous(lines: list[str], j: int) -> str:
@@ -104,6 +123,11 @@ def _member_twice(before: list[str], after: list[str], lang: str) -> str | None:
         new, old = _go_members(after), _go_members(before)
         twice = [key for key, count in new.items() if count >= 2]
     elif lang in _METHOD:
+        word = _METHOD[lang][0]
+        if Counter(after[j] for j in _rows_with(after, word)) == Counter(
+            before[j] for j in _rows_with(before, word)
+        ):
+            return None  # the merge adds no line a method could be declared on
         found, found_before = _methods(after, lang), _methods(before, lang)
         now = Counter(name for _j, name in found)
         was = Counter(name for _j, name in found_before)
