@@ -26,7 +26,7 @@ from cursorish.apply.languages import Language
 from cursorish.apply.lazy import merge_lazy_sketch
 from cursorish.apply.lazy_rivals import plain_edit
 from cursorish.apply.lazy_sketch import LazySketch, Merge, RefusedMerge, Validate
-from cursorish.apply.lines import STRING_LITERAL, SourceFile, indent_width
+from cursorish.apply.lines import STRING_LITERAL, SourceFile, indent_width, key
 
 _OPEN = "([{"
 _CLOSE = ")]}"
@@ -130,7 +130,7 @@ def moved_sketch(
     those copies; None where it has none. Lined up over its own copy, such a chunk would
     change nothing there; over a look-alike, it loses the look-alike: written whole, it is
     code the sketch moves."""
-    keys = [" ".join(x.split()) for x in source]
+    keys = [key(x) for x in source]
     chunks = []
     moved: set[int] = set()
     for chunk in sketch.chunks:
@@ -141,7 +141,7 @@ def moved_sketch(
             end = _definition_end(chunk.lines, k, lang)
             if end is None or end - k < 2:
                 continue
-            want = [" ".join(x.split()) for x in chunk.lines[k : end + 1]]
+            want = [key(x) for x in chunk.lines[k : end + 1]]
             at = [
                 j
                 for j, head in enumerate(keys)

@@ -14,14 +14,10 @@ from __future__ import annotations
 from collections import Counter
 
 from cursorish.apply.lazy_sketch import LazySketch, Merge
-from cursorish.apply.lines import SourceFile
+from cursorish.apply.lines import SourceFile, key
 
 _TELLING = 8  # a line this long is unlikely to be written twice on purpose
 _COPIED = 3  # telling lines left twice that make a reading keep a moved block
-
-
-def _key(line: str) -> str:
-    return " ".join(line.split())
 
 
 def moved_reading(
@@ -29,15 +25,15 @@ def moved_reading(
 ) -> Merge | None:
     """The one reading (of `distinct`, by its text) that leaves no telling line of the sketch
     twice, where each other one leaves at least `_COPIED` of them twice; else None."""
-    written = Counter(_key(x) for c in sketch.chunks for x in c.lines)
+    written = Counter(key(x) for c in sketch.chunks for x in c.lines)
     telling = {k for k, n in written.items() if n == 1 and len(k) >= _TELLING}
-    held = Counter(k for k in map(_key, source.lines) if k in telling)
+    held = Counter(k for k in map(key, source.lines) if k in telling)
     once = {k for k, n in held.items() if n == 1}
     if len(once) < _COPIED:
         return None
     clean: list[Merge] = []
     for text, (merge, _why) in distinct.items():
-        counts = Counter(k for k in map(_key, text.split("\n")) if k in once)
+        counts = Counter(k for k in map(key, text.split("\n")) if k in once)
         twice = sum(1 for n in counts.values() if n > 1)
         if not twice:
             clean.append(merge)

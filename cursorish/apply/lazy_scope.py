@@ -27,7 +27,7 @@ from typing import Any
 from cursorish.apply.blankless import dropped_every_blank
 from cursorish.apply.languages import Language
 from cursorish.apply.lazy_sketch import _COMMON_WORDS, LazySketch, Merge
-from cursorish.apply.lines import SourceFile, shared_ends
+from cursorish.apply.lines import STRING_LITERAL, SourceFile, shared_ends
 from cursorish.apply.structure import _DEFINITION_KINDS
 from cursorish.apply.syntax import new_errors, parse
 
@@ -45,7 +45,6 @@ _SCOPE_KINDS = (
 }
 # A sketch this long with no blank line has likely dropped them (see `blankless`).
 _LONG = 10
-_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`[^`]*`')
 _COMMENT = {"python": re.compile(r"#.*$")}
 _SLASHES = re.compile(r"//.*$")
 # A name, not a member (`x.name`); a spread (`...name`) is a use of the name itself.
@@ -183,7 +182,7 @@ def _scopes(text: str, lang: Language) -> list[tuple[int, int]] | None:
 
 def _code(line: str, lang: Language) -> str:
     """The line without its strings and its comment."""
-    line = _STRING.sub('""', line)
+    line = STRING_LITERAL.sub('""', line)
     return _COMMENT.get(lang.name, _SLASHES).sub("", line)
 
 
