@@ -207,7 +207,14 @@ def _check_copied_lines(
             continue
         at = source_keys.index(text)
         if any(abs(j - at) <= _NEAR for j in deleted) and not _twin_function(
-            source, merged_rows, merged_keys, places, where, set(deleted), functions()
+            source,
+            source_keys,
+            at,
+            (merged_rows, merged_keys),
+            places,
+            where,
+            set(deleted),
+            functions(),
         ):
             raise RefusedMerge(
                 f"the sketch's line {text[:60]!r} would appear twice: the original has it once "
@@ -217,8 +224,9 @@ def _check_copied_lines(
 
 def _twin_function(
     source: SourceFile,
-    merged_rows: list[str],
-    merged_keys: list[str],
+    source_keys: list[str],
+    at: int,
+    merged: tuple[list[str], list[str]],
     places: list[int],
     where: dict[str, list[int]],
     gone: set[int],
@@ -228,13 +236,13 @@ def _twin_function(
     the original, the sketch and the merge each hold once, lying in another function than the
     original's copy, which the merge keeps whole; and the merge shows a telling line of that
     function held once (`twin_copies.in_other_function`). The original's own copy never
-    passes: the lines around it lie in its own function."""
+    passes: the lines around it lie in its own function. `at` is the original's copy, among
+    `source_keys`; `merged` the merged rows and their keys."""
     once = {text for text, rows in where.items() if len(rows) == 1}
     if not found or not once:
         return False
-    source_keys = [key(line) for line in source.lines]
+    merged_rows, merged_keys = merged
     line_of = {text: j for j, text in enumerate(source_keys) if text in once}
-    at = source_keys.index(merged_keys[places[0]])
     pins = [line_of[text] for text in once if _telling(text)]
     rows = [merged_rows[row:] for row in places]
     if any(doc_of_new_definition(lines, source.lines, at) for lines in rows):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from cursorish.apply.lines import key as _key
 from cursorish.apply.verify.alignment import _diff, changed_rows
 from cursorish.apply.verify.deletions import _Deletions
 from cursorish.apply.verify.depth import _repasted
@@ -20,7 +19,7 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
 
     def run(self) -> str | None:
         shape = self.shape
-        if shape.whole and [_key(x) for c in shape.chunks for x in c.lines] == self.row_keys:
+        if shape.whole and self.sketch_keys == self.row_keys:
             self.old_of = _diff(self.before, self.after)
             return self._indentation_style(set(range(len(self.after))))
         first_failure: str | None = None
@@ -100,7 +99,7 @@ class _Check(_Placement, _Indentation, _Deletions, _Repeats, _Structure):
             self.after_keys,
             self.old_of,
             spans,
-            [_key(x) for c in shape.chunks for x in c.lines],
+            self.sketch_keys,
         )
         if problem:
             return problem

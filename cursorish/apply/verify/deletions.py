@@ -95,10 +95,7 @@ class _Deletions(_CheckState):
                 c2 is not None
                 and self._bare_edge(r2, spans[c2][1], gone)
                 and not (
-                    c1 == c2
-                    and self._closes_gap(
-                        spans[c2][0], r2, spans[c2][1], gone, self._reach(c2, spans)
-                    )
+                    c1 == c2 and self._closes_gap(spans[c2][0], r2, spans[c2][1], gone, (c2, spans))
                 )
             ):
                 return self._bare(what, r2, spans[c2][1])
@@ -172,7 +169,12 @@ class _Deletions(_CheckState):
         )
 
     def _closes_gap(
-        self, head: int, first: int, last: int, gone: list[int], reach: tuple[int, int]
+        self,
+        head: int,
+        first: int,
+        last: int,
+        gone: list[int],
+        chunk: tuple[int, list[tuple[int, int]]],
     ) -> bool:
         """Whether the bracket lines ending the chunk that starts at result row `head`
         (rows `first`..`last`) are placed by the block structure rather than by their copies:
@@ -180,7 +182,9 @@ class _Deletions(_CheckState):
         block the gone lines sit in (all of them deeper) or the one the first gone line opens
         (the chunk rewrote its opening and body and kept its closer), opened by a line with code on
         it (not a bare `{` of a list entry, which could as well be new), after a chunk head
-        holding a line the original has once. Either way the nearest copy is the one meant."""
+        holding a line the original has once (once where the sketch's order lets the chunk sit:
+        `chunk` is its index and every chunk's span, for `_reach`, worked out only there).
+        Either way the nearest copy is the one meant."""
         rows = [r for r in range(first, last + 1) if self.after[r].strip()]
         if not rows or any(self.old_of[r] < 0 for r in rows):
             return False
@@ -203,7 +207,7 @@ class _Deletions(_CheckState):
                 row == rows[0]
                 and opener <= gone[0]
                 and any(ch.isalnum() for ch in self.before[opener])
-                and self._holds_once(shown, reach)
+                and self._holds_once(shown, self._reach(*chunk))
             ):
                 return True
         return False

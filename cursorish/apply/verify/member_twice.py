@@ -50,12 +50,12 @@ _VARIANT["tsx"] = _VARIANT["javascript"] = _VARIANT["typescript"]
 _GO_METHOD = re.compile(r"^func\s*\(\s*\w*\s*\*?\s*(\w+)(?:\[[^\]]*\])?\s*\)\s*(\w+)")
 
 
-def _methods(lines: list[str], lang: str) -> list[tuple[int, str]]:
-    """(row, name) of each method line the file holds, leaving out the variants (see
-    `_VARIANT`)."""
-    word, pattern = _METHOD[lang]
+def _methods(lines: list[str], lang: str, rows: list[int]) -> list[tuple[int, str]]:
+    """(row, name) of each method line among `rows` (those holding the language's word),
+    leaving out the variants (see `_VARIANT`)."""
+    pattern = _METHOD[lang][1]
     found: list[tuple[int, str]] = []
-    for j in _rows_with(lines, word):
+    for j in rows:
         line = lines[j]
         if line[:1].isspace():
             match = pattern.match(line)
@@ -124,11 +124,10 @@ def _member_twice(before: list[str], after: list[str], lang: str) -> str | None:
         twice = [key for key, count in new.items() if count >= 2]
     elif lang in _METHOD:
         word = _METHOD[lang][0]
-        if Counter(after[j] for j in _rows_with(after, word)) == Counter(
-            before[j] for j in _rows_with(before, word)
-        ):
+        rows, rows_before = _rows_with(after, word), _rows_with(before, word)
+        if Counter(after[j] for j in rows) == Counter(before[j] for j in rows_before):
             return None  # the merge adds no line a method could be declared on
-        found, found_before = _methods(after, lang), _methods(before, lang)
+        found, found_before = _methods(after, lang, rows), _methods(before, lang, rows_before)
         now = Counter(name for _j, name in found)
         was = Counter(name for _j, name in found_before)
         names = {name for name, count in now.items() if count >= 2 and count > was[name]}

@@ -60,6 +60,7 @@ class _CheckState:
         self.old_of: list[int] = []  # result row -> original line (or -1: new), per reading
         self.before_keys = [" ".join(x.split()) for x in before]
         self.after_keys = [" ".join(x.split()) for x in after]
+        self.sketch_keys = [" ".join(x.split()) for c in shape.chunks for x in c.lines]
         self.rows = [r for r, k in enumerate(self.after_keys) if k]
         self.row_keys = [self.after_keys[r] for r in self.rows]
         tabs, unit = _indent_unit(before)
